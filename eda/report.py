@@ -1,0 +1,134 @@
+"""Result types shared by every flow. A stage has one status from STATUSES."""
+import json
+import re
+from dataclasses import asdict, dataclass, field
+
+STATUSES = ("pass", "fail", "timeout", "error", "skipped", "rejected")
+
+
+@dataclass
+class Diagnostic:
+    message: str
+    file: str | None = None
+    line: int | None = None
+    severity: str = "error"
+
+    def __str__(self):
+        loc = f"{self.file}:{self.line}: " if self.file and self.line else (f"{self.file}: " if self.file else "")
+        return f"{loc}{self.severity}: {self.message}"
+
+
+@dataclass
+class StageResult:
+    name: str
+    status: str
+    seconds: float = 0.0
+    tool: str = ""
+    version: str = ""
+    diagnostics: list = field(default_factory=list)   # list[Diagnostic]
+    data: dict = field(default_factory=dict)          # stage-specific numbers and facts
+    log: str = ""                                     # tail of the tool output
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "pass"
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["diagnostics"] = [asdict(x) if isinstance(x, Diagnostic) else x for x in self.diagnostics]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "StageResult":
+        d = dict(d)
+        d["diagnostics"] = [Diagnostic(**x) for x in d.get("diagnostics", [])]
+        return cls(**d)
+
+    def summary(self, n=3) -> str:
+        """A few lines an LLM prompt can quote."""
+        return "\n".join(str(x) for x in self.diagnostics[:n]) or self.log[-400:]
+
+
+@dataclass
+class Report:
+    """Everything `evaluate` learned about one candidate. Keys of to_dict() are a stable API."""
+    status: str = "pass"
+    top: str = ""
+    pdk: str = ""
+    stages: dict = field(default_factory=dict)        # name -> StageResult, in run order
+    area_um2: float | None = None
+    delay_ns: float | None = None
+    power_w: float | None = None
+    ppa: float | None = None                          # area_um2 * delay_ns * power_w
+    cached: bool = False
+    seconds: float = 0.0
+
+    def add(self, st: StageResult):
+        self.stages[st.name] = st
+        if st.status != "pass" and st.status != "skipped" and self.status == "pass":
+            self.status = st.status
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "pass"
+
+    @property
+    def failed_stage(self) -> str | None:
+        for n, s in self.stages.items():
+            if s.status not in ("pass", "skipped"):
+                return n
+        return None
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "top": self.top, "pdk": self.pdk,
+                "area_um2": self.area_um2, "delay_ns": self.delay_ns, "power_w": self.power_w, "ppa": self.ppa,
+                "ppa_units": "um2*ns*W", "cached": self.cached, "seconds": round(self.seconds, 4),
+                "stages": {k: v.to_dict() for k, v in self.stages.items()}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Report":
+        r = cls(**{k: d.get(k) for k in ("status", "top", "pdk", "area_um2", "delay_ns", "power_w", "ppa")})
+        r.seconds = d.get("seconds", 0.0)
+        r.stages = {k: StageResult.from_dict(v) for k, v in d.get("stages", {}).items()}
+        return r
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+
+_DIAG_RES = [
+    # iverilog: file.v:12: syntax error
+    re.compile(r"^(?P<file>[^:\s]+\.s?v):(?P<line>\d+):\s*(?P<msg>.*)$"),
+    # verilator: %Error: file.v:12:5: message
+    re.compile(r"^%(?P<sev>Error|Warning)[^:]*:\s*(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)?\s*(?P<msg>.*)$"),
+    # yosys: ERROR: ... / file.v:12: ERROR: ...
+    re.compile(r"^(?P<file>[^:\s]+\.s?v):(?P<line>\d+):\s*ERROR:\s*(?P<msg>.*)$"),
+    re.compile(r"^ERROR:\s*(?P<msg>.*)$"),
+    re.compile(r"^%Error:\s*(?P<msg>.*)$"),
+]
+
+
+def parse_diagnostics(text: str, limit: int = 20, only_errors: bool = True) -> list:
+    """Turn tool output into Diagnostic records (file basename, line, message)."""
+    seen, out = set(), []
+    for raw in text.splitlines():
+        line = raw.strip()
+        for rx in _DIAG_RES:
+            m = rx.match(line)
+            if not m:
+                continue
+            g = m.groupdict()
+            sev = (g.get("sev") or ("warning" if "warning" in line.lower()[:40] else "error")).lower()
+            if only_errors and sev == "warning":
+                break
+            f = g.get("file")
+            f = f.rsplit("/", 1)[-1] if f else None
+            ln = int(g["line"]) if g.get("line") else None
+            key = (f, ln, g["msg"])
+            if key not in seen:
+                seen.add(key)
+                out.append(Diagnostic(g["msg"].strip(), f, ln, sev))
+            break
+        if len(out) >= limit:
+            break
+    return out

@@ -1,0 +1,205 @@
+"""Run EDA tools on untrusted input: own temp dir, rlimits, wall timeout, output cap.
+
+Every tool process goes through `run`. Candidate sources go through `screen`
+before any tool sees them.
+"""
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Limits:
+    wall_s: float = 60.0
+    cpu_s: int = 120
+    mem_mb: int = 4096          # address space per process
+    out_mb: int = 64            # largest file a process may write (incl. its stdout log)
+    nproc: int | None = None
+
+
+@dataclass
+class RunResult:
+    cmd: list
+    rc: int | None
+    out: str                    # stdout+stderr interleaved, capped
+    seconds: float
+    timed_out: bool = False
+    limit: str | None = None    # which limit stopped it: wall, cpu, memory, output
+
+    @property
+    def ok(self) -> bool:
+        return self.rc == 0 and not self.timed_out
+
+
+MAX_KEEP = 200_000  # characters of output kept for reports
+
+
+def _preexec(lim: Limits):
+    def f():
+        os.setsid()
+        resource.setrlimit(resource.RLIMIT_CPU, (lim.cpu_s, lim.cpu_s + 5))
+        mem = lim.mem_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        fs = lim.out_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fs, fs))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    return f
+
+
+def run(cmd, cwd, limits: Limits | None = None, env: dict | None = None, stdin_text: str | None = None) -> RunResult:
+    """Run `cmd` in `cwd` under `limits`; never raises for tool failures."""
+    lim = limits or Limits()
+    cwd = Path(cwd)
+    log = cwd / f".run_{os.getpid()}_{time.monotonic_ns()}.log"
+    full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd), "LANG": "C.UTF-8",
+                "TMPDIR": str(cwd)}
+    for k in ("VERILATOR_ROOT", "PYTHONPATH"):
+        if k in os.environ:
+            full_env[k] = os.environ[k]
+    full_env.update(env or {})
+    t0 = time.monotonic()
+    timed_out = False
+    with open(log, "wb") as fh:
+        try:
+            p = subprocess.Popen([str(c) for c in cmd], cwd=cwd, stdout=fh, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+                                 env=full_env, preexec_fn=_preexec(lim))
+        except OSError as e:
+            return RunResult(list(cmd), None, f"cannot start {cmd[0]}: {e}", 0.0, limit="start")
+        try:
+            p.communicate(stdin_text.encode() if stdin_text is not None else None, timeout=lim.wall_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(p)
+    secs = time.monotonic() - t0
+    raw = log.read_bytes()
+    log.unlink(missing_ok=True)
+    out = raw.decode("utf-8", "replace")
+    if len(out) > MAX_KEEP:
+        out = out[:MAX_KEEP // 2] + "\n...[output cut]...\n" + out[-MAX_KEEP // 2:]
+    rc = p.returncode
+    limit = "wall" if timed_out else _which_limit(rc, out, len(raw), lim)
+    return RunResult(list(cmd), rc, out, secs, timed_out, limit)
+
+
+def _kill_group(p):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    p.wait()
+
+
+def _which_limit(rc, out, nbytes, lim: Limits):
+    if rc is None or rc == 0:
+        return None
+    if rc == -signal.SIGXCPU:
+        return "cpu"
+    if rc == -signal.SIGXFSZ or nbytes >= lim.out_mb * 2**20:
+        return "output"
+    low = out.lower()
+    if ("bad_alloc" in low or "out of memory" in low or "cannot allocate" in low
+            or "memory exhausted" in low or rc == -signal.SIGSEGV and "alloc" in low):
+        return "memory"
+    return None
+
+
+class Sandbox:
+    """A private temp dir; removed on exit unless `keep`."""
+
+    def __init__(self, prefix="rtla-", keep=False):
+        self.path = Path(tempfile.mkdtemp(prefix=prefix))
+        self.keep = keep
+
+    def write(self, name: str, text: str | bytes) -> Path:
+        p = self.path / Path(name).name
+        p.write_bytes(text if isinstance(text, bytes) else text.encode())
+        return p
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if not self.keep:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+# ---- source screening -------------------------------------------------------
+
+FORBIDDEN_TASKS = ("system", "fopen", "fclose", "fdisplay", "fwrite", "fstrobe", "fmonitor", "fscanf",
+                   "fgets", "fgetc", "fread", "fflush", "fseek", "rewind", "ungetc", "readmemh", "readmemb",
+                   "writememh", "writememb", "dumpfile", "dumpvars", "dumpall", "dumpon", "dumpoff",
+                   "dumpports", "dumplimit", "dumpflush", "sdf_annotate", "save", "restart", "incsave")
+_TASK_RE = re.compile(r"\$(" + "|".join(FORBIDDEN_TASKS) + r")\b")
+_DPI_RE = re.compile(r"\b(import|export)\s+\"DPI(-C)?\"")
+_INCLUDE_RE = re.compile(r"`include\s+[\"<]([^\">]*)[\">]")
+_STR_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_PASS_RE = re.compile(r"pass(ed)?\b|failures?\b", re.I)
+_MODULE_RE = re.compile(r"^\s*(?:module|macromodule)\s+(\\?\S+?)[\s#(;]", re.M)
+
+
+def strip_comments(text: str) -> str:
+    """Remove // and /* */ comments, keeping line numbers and string literals."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            m = _STR_RE.match(text, i)
+            j = m.end() if m else i + 1
+            out.append(text[i:j]); i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j)); i = j
+        else:
+            out.append(c); i += 1
+    return "".join(out)
+
+
+def decode_source(data: bytes, name: str = "source") -> tuple[str | None, str | None]:
+    """(text, None) or (None, reason) for bytes that are not UTF-8."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        return None, f"{name}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+
+
+def module_names(text: str) -> list[str]:
+    return [m.lstrip("\\") for m in _MODULE_RE.findall(strip_comments(text))]
+
+
+def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000) -> list[str]:
+    """Reasons to refuse a candidate source before any tool runs (empty list: accepted)."""
+    if len(text.encode()) > max_bytes:
+        return [f"{name}: {len(text.encode())} bytes is over the {max_bytes}-byte limit"]
+    if not text.strip():
+        return [f"{name}: empty source"]
+    code = strip_comments(text)
+    reasons = []
+
+    def line_of(pos):
+        return code.count("\n", 0, pos) + 1
+    for m in _TASK_RE.finditer(code):
+        reasons.append(f"{name}:{line_of(m.start())}: system task ${m.group(1)} is not allowed in a candidate (file/OS access)")
+    for m in _DPI_RE.finditer(code):
+        reasons.append(f"{name}:{line_of(m.start())}: DPI import/export is not allowed in a candidate")
+    for m in _INCLUDE_RE.finditer(code):
+        inc = m.group(1)
+        if inc.startswith("/") or ".." in Path(inc).parts or inc.startswith("~"):
+            reasons.append(f"{name}:{line_of(m.start())}: `include \"{inc}\" points outside the candidate's folder")
+    for m in _STR_RE.finditer(code):
+        if _PASS_RE.search(m.group(0)):
+            reasons.append(f"{name}:{line_of(m.start())}: string {m.group(0)[:60]} imitates a testbench verdict")
+    if not module_names(text) and not reasons:
+        reasons.append(f"{name}: no module declaration found")
+    return reasons

@@ -1,0 +1,51 @@
+"""`rtl-agent`: one entry point; each subcommand lives in rtl_agent/commands/<name>.py.
+
+A command module defines `register(sub)` that adds its parser and sets `func=run`.
+"""
+import argparse
+import importlib
+import sys
+
+COMMANDS = ["eval", "equiv", "pdk", "regress", "optimize", "cover"]
+
+EPILOG = """examples:
+  rtl-agent eval adder.v --top adder --pdk nangate45 --tb tb.v      score one design
+  rtl-agent regress --suite rtllm --policy reference                 RTLLM v2.0 regression
+  rtl-agent optimize designs/adder16                                 test-time RL on one design
+  rtl-agent cover designs/fifo --target line=95,branch=90            coverage closure
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="rtl-agent", description="Hardware-design agent that learns from EDA feedback.",
+                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            mod = importlib.import_module(f"rtl_agent.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"rtl_agent.commands.{name}":
+                continue  # command not built yet
+            raise
+        mod.register(sub)
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not getattr(args, "func", None):
+        ap.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted; the run folder keeps what finished (re-run with the same command to resume)", file=sys.stderr)
+        return 130
+    except (FileNotFoundError, RuntimeError, ValueError) as e:
+        print(f"rtl-agent: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
