@@ -4,6 +4,13 @@ import re
 from dataclasses import asdict, dataclass, field
 
 STATUSES = ("pass", "fail", "timeout", "error", "skipped", "rejected")
+# The equivalence stage reports its verdict as its status: proven, bounded(N),
+# cosim(K vectors) count as passing; counterexample and unknown(timeout) do not.
+EQUIV_PASS = ("proven", "bounded", "cosim")
+
+
+def is_pass(status: str) -> bool:
+    return status == "pass" or status.startswith(EQUIV_PASS)
 
 
 @dataclass
@@ -31,7 +38,7 @@ class StageResult:
 
     @property
     def ok(self) -> bool:
-        return self.status == "pass"
+        return is_pass(self.status)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -65,8 +72,8 @@ class Report:
 
     def add(self, st: StageResult):
         self.stages[st.name] = st
-        if st.status != "pass" and st.status != "skipped" and self.status == "pass":
-            self.status = st.status
+        if not is_pass(st.status) and st.status != "skipped" and self.status == "pass":
+            self.status = "fail" if st.status.startswith(("counterexample", "unknown")) else st.status
 
     @property
     def ok(self) -> bool:
@@ -75,7 +82,7 @@ class Report:
     @property
     def failed_stage(self) -> str | None:
         for n, s in self.stages.items():
-            if s.status not in ("pass", "skipped"):
+            if not is_pass(s.status) and s.status != "skipped":
                 return n
         return None
 
