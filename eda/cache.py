@@ -1,0 +1,41 @@
+"""Content-addressed store of evaluation reports: one JSON file per key, written atomically,
+so parallel workers share it safely and a hit costs a file read."""
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .config import cache_dir
+
+FLOW_VERSION = "1"   # bump when a stage's semantics change: old entries stop matching
+
+
+def key(payload: dict) -> str:
+    blob = json.dumps(payload, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def text_hash(texts: dict) -> dict:
+    return {n: hashlib.sha256(t if isinstance(t, bytes) else t.encode()).hexdigest() for n, t in sorted(texts.items())}
+
+
+class Cache:
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root else cache_dir() / "eval"
+
+    def _path(self, k: str) -> Path:
+        return self.root / k[:2] / f"{k}.json"
+
+    def get(self, k: str) -> dict | None:
+        try:
+            with open(self._path(k)) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None  # missing or half-written by a killed run: recompute
+
+    def put(self, k: str, value: dict):
+        p = self._path(k)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(value))
+        os.replace(tmp, p)

@@ -1,0 +1,44 @@
+"""Syntax/lint: Icarus (-g2012) then Verilator --lint-only. Errors fail; warnings are kept."""
+import time
+from pathlib import Path
+
+from . import tools
+from .report import StageResult, parse_diagnostics
+from .sandbox import Limits, Sandbox, run
+from .sources import as_texts, write_all
+
+
+def lint(sources, top: str | None = None, workdir: Path | None = None, limits: Limits | None = None,
+         verilator: bool = True) -> StageResult:
+    lim = limits or Limits(wall_s=30, cpu_s=30, mem_mb=2048)
+    t0 = time.monotonic()
+    with Sandbox(prefix="rtla-lint-") as sb:
+        wd = Path(workdir) if workdir else sb.path
+        files = write_all(as_texts(sources), wd)
+        cmd = [tools.which("iverilog"), "-g2012", "-o", "lint.vvp"] + (["-s", top] if top else []) + files
+        r = run(cmd, wd, lim)
+        out_log = r.out
+        status, tool = "pass", "iverilog"
+        if r.timed_out or r.limit:
+            status = "timeout" if r.timed_out or r.limit == "cpu" else "error"
+        elif r.rc != 0:
+            status = "fail"
+        if status == "pass" and verilator:
+            vcmd = [tools.which("verilator"), "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                    "-Wno-MULTITOP", "--timing"] + (["--top-module", top] if top else []) + files
+            rv = run(vcmd, wd, lim)
+            out_log += "\n" + rv.out
+            tool = "iverilog+verilator"
+            if rv.timed_out or rv.limit:
+                status = "timeout" if rv.timed_out or rv.limit == "cpu" else "error"
+            elif rv.rc != 0:
+                status = "fail"
+        diags = parse_diagnostics(out_log)
+        if status != "pass" and not diags:
+            from .report import Diagnostic
+            reason = f"stopped by the {r.limit or 'wall'} limit" if status in ("timeout", "error") else out_log.strip()[-300:]
+            diags = [Diagnostic(reason or "lint failed")]
+    return StageResult("lint", status, time.monotonic() - t0, tool,
+                       tools.version("iverilog") + (" / " + tools.version("verilator") if verilator else ""),
+                       diags, {"warnings": len(parse_diagnostics(out_log, only_errors=False)) - len(diags)},
+                       out_log[-2000:])

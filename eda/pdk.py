@@ -1,0 +1,134 @@
+"""PDK registry: Liberty files by name and corner.
+
+Search order: $RTL_AGENT_PDK_ROOT, <shared>/pdks (../shared), the user cache
+(<cache>/pdks, filled by `rtl-agent pdk fetch`). `.lib.gz` is decompressed once
+into the cache because Yosys reads only plain `.lib`.
+"""
+import gzip
+import hashlib
+import os
+import shutil
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import cache_dir, shared_root
+
+OPENSTA_COMMIT = "737b52f33b66e4c2ccc3e3ef22c3adfe9aec8d09"
+UPSTREAM = f"https://raw.githubusercontent.com/parallaxsw/OpenSTA/{OPENSTA_COMMIT}/examples"
+
+
+@dataclass(frozen=True)
+class LibFile:
+    rel: str        # path below a pdk root, also below the upstream examples/ folder
+    sha256: str
+
+
+PDKS = {
+    "nangate45": {
+        "typ": LibFile("nangate45/nangate45_typ.lib.gz", "7ee6c11d0c8964f9971ba28b879a6cad28e178f86911adda71ac0672ce00f7ef"),
+        "slow": LibFile("nangate45/nangate45_slow.lib.gz", "6bb0afb42df14944031c1aa10c49595f41726e867f69e39a411f563c2ae002ec"),
+        "fast": LibFile("nangate45/nangate45_fast.lib.gz", "d93c6758c7ed42b90b010ed1ac12754477e67ed790db87fd1756e8ab6fe318c1"),
+    },
+    "sky130hd": {
+        "tt": LibFile("sky130hd/sky130hd_tt.lib.gz", "210e56be3a3a0907b5241a34d277f664cf4b4d91dcb49a27ff813df4406a5889"),
+    },
+}
+DEFAULT_CORNER = {"nangate45": "typ", "sky130hd": "tt"}
+
+
+class PdkMissing(FileNotFoundError):
+    pass
+
+
+def roots() -> list[Path]:
+    out = []
+    if os.environ.get("RTL_AGENT_PDK_ROOT"):
+        out.append(Path(os.environ["RTL_AGENT_PDK_ROOT"]))
+    sh = shared_root()
+    if sh:
+        out.append(sh / "pdks")
+    out.append(cache_dir() / "pdks")
+    return out
+
+
+def _entry(pdk: str, corner: str | None) -> LibFile:
+    if pdk not in PDKS:
+        raise PdkMissing(f"unknown PDK '{pdk}'; known: {', '.join(PDKS)}")
+    corner = corner or DEFAULT_CORNER[pdk]
+    if corner not in PDKS[pdk]:
+        raise PdkMissing(f"PDK '{pdk}' has no corner '{corner}'; known: {', '.join(PDKS[pdk])}")
+    return PDKS[pdk][corner]
+
+
+def source(pdk: str, corner: str | None = None) -> Path:
+    """The (possibly gzipped) Liberty file as found in the search roots."""
+    e = _entry(pdk, corner)
+    looked = []
+    for r in roots():
+        p = r / e.rel
+        looked.append(str(p))
+        if p.is_file():
+            return p
+    raise PdkMissing(f"Liberty file for {pdk} not found; looked in: {', '.join(looked)}. "
+                     f"Set RTL_AGENT_PDK_ROOT, or run `rtl-agent pdk fetch {pdk}`.")
+
+
+def liberty(pdk: str, corner: str | None = None) -> Path:
+    """Path to a plain `.lib` (decompressed once into the cache)."""
+    e = _entry(pdk, corner)
+    src = source(pdk, corner)
+    if src.suffix != ".gz":
+        return src
+    out = cache_dir() / "lib" / f"{e.sha256[:16]}_{Path(e.rel).name[:-3]}"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(f".tmp{os.getpid()}")
+        with gzip.open(src, "rb") as fi, open(tmp, "wb") as fo:
+            shutil.copyfileobj(fi, fo)
+        os.replace(tmp, out)  # atomic: parallel workers never see half a file
+    return out
+
+
+def lib_hash(pdk: str, corner: str | None = None) -> str:
+    return _entry(pdk, corner).sha256
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def fetch(pdks=None, base_url: str = UPSTREAM, dest: Path | None = None, timeout=60, progress=print) -> list[Path]:
+    """Download Liberty files from `base_url/<rel>` into the cache; verify sha256."""
+    dest = dest or cache_dir() / "pdks"
+    got = []
+    for name in pdks or list(PDKS):
+        if name not in PDKS:
+            raise PdkMissing(f"unknown PDK '{name}'; known: {', '.join(PDKS)}")
+        for corner, e in PDKS[name].items():
+            out = dest / e.rel
+            if out.is_file() and sha256(out) == e.sha256:
+                progress(f"{name}/{corner}: already present ({out})")
+                got.append(out)
+                continue
+            url = f"{base_url.rstrip('/')}/{e.rel}"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = out.with_suffix(".part")
+            try:
+                with urllib.request.urlopen(url, timeout=timeout) as r, open(tmp, "wb") as f:
+                    shutil.copyfileobj(r, f)
+            except OSError as ex:
+                tmp.unlink(missing_ok=True)
+                raise PdkMissing(f"download failed for {url}: {ex}") from ex
+            digest = sha256(tmp)
+            if digest != e.sha256:
+                tmp.unlink(missing_ok=True)
+                raise PdkMissing(f"checksum mismatch for {url}: got {digest}, expected {e.sha256}")
+            os.replace(tmp, out)
+            progress(f"{name}/{corner}: fetched {url} -> {out} (sha256 ok)")
+            got.append(out)
+    return got

@@ -1,0 +1,36 @@
+"""Normalise the ways callers hand us sources: dict name->text, paths, or one path."""
+from pathlib import Path
+
+HDL_SUFFIXES = (".v", ".sv", ".vh", ".svh")
+
+
+def as_texts(src) -> dict:
+    """dict[str, str|bytes] from a dict, a Path/str path, or a list of paths."""
+    if src is None:
+        return {}
+    if isinstance(src, dict):
+        return dict(src)
+    if isinstance(src, (str, Path)):
+        src = [src]
+    out = {}
+    for p in src:
+        p = Path(p)
+        if not p.is_file():
+            raise FileNotFoundError(f"source file not found: {p}")
+        data = p.read_bytes()
+        try:
+            out[p.name] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            out[p.name] = data
+    return out
+
+
+def write_all(texts: dict, folder: Path) -> list[Path]:
+    """Write files into `folder`; return the HDL ones (in order) for the compiler."""
+    hdl = []
+    for name, text in texts.items():
+        p = folder / Path(name).name
+        p.write_bytes(text if isinstance(text, bytes) else text.encode())
+        if p.suffix in HDL_SUFFIXES and p.suffix not in (".vh", ".svh"):
+            hdl.append(p)
+    return hdl

@@ -1,0 +1,46 @@
+"""`rtl-agent eval`: score one design through every EDA stage."""
+import json
+import sys
+
+from eda.flow import ALL_STAGES, evaluate
+from eda.pdk import PDKS
+from rtl_agent.show import print_report
+
+
+def register(sub):
+    p = sub.add_parser("eval", help="score one design: lint, simulate, prove, synthesize, time, power",
+                       description="Run a design through the EDA stages in order (screen, lint, sim, equiv, synth, "
+                       "sta), stopping at the first failure. Prints a table, or one JSON object with --json "
+                       "(keys: status, stages.<name>.status, area_um2, delay_ns, power_w, ppa; see README). "
+                       "Exit code 0 only when every requested stage passed.")
+    p.add_argument("sources", nargs="+", help="Verilog files of the design")
+    p.add_argument("--top", required=True, help="top module name")
+    p.add_argument("--pdk", default="nangate45", choices=sorted(PDKS), help="standard-cell library (default nangate45)")
+    p.add_argument("--corner", default=None, help="library corner (nangate45: typ|slow|fast; sky130hd: tt)")
+    p.add_argument("--clock", type=float, default=10.0, metavar="NS", help="clock period in ns (default 10)")
+    p.add_argument("--clock-port", default="auto", help="clock port name (default: detect; none for combinational)")
+    p.add_argument("--tb", nargs="+", default=None, help="self-checking testbench file(s) and data files it reads")
+    p.add_argument("--tb-top", default=None, help="testbench top module (default: detect)")
+    p.add_argument("--ref", nargs="+", default=None, help="reference RTL: adds interface and equivalence stages")
+    p.add_argument("--reset", default=None, help="reset port for sequential equivalence (default: detect)")
+    p.add_argument("--stages", default=",".join(ALL_STAGES), help=f"comma list from {','.join(ALL_STAGES)}")
+    p.add_argument("--no-cache", action="store_true", help="ignore and do not fill the evaluation cache")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
+    bad = [s for s in stages if s not in ALL_STAGES]
+    if bad:
+        raise ValueError(f"unknown stage(s) {', '.join(bad)}; choose from {', '.join(ALL_STAGES)}")
+    clock = None if args.clock_port == "none" else args.clock_port
+    rep = evaluate(args.sources, args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top,
+                   ref=args.ref, clock=clock, reset=args.reset, period=args.clock, stages=stages,
+                   use_cache=not args.no_cache)
+    if args.json:
+        json.dump(rep.to_dict(), sys.stdout, indent=2)
+        print()
+    else:
+        print_report(rep)
+    return 0 if rep.ok else 1
