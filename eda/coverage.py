@@ -1,0 +1,486 @@
+"""Code coverage of a DUT under a stimulus, with Verilator 5 (`--coverage`).
+
+    r = coverage_run({"dut.v": text}, "counter", stimulus_text)        # one stimulus
+    db = merge([r1, r2, ...])                                           # sum counts per point
+    db.summary()            # {"line": (covered, total), "branch": ..., "toggle": ..., "expr": ..., "user": ...}
+    db.uncovered(["line", "branch"])   # Points, each with .source (the DUT line) for prompts
+    db.to_lcov(); db.annotate(); db.write_html(path)
+
+What is a point: one record of Verilator's coverage.dat (format below) whose file is a DUT
+source. Types are Verilator's: line (a block of statements; `S` lists its lines), branch
+(if/else/case arm), toggle (each bit, 0->1 and 1->0 separately), expr (one term assignment of
+a condition), user (`cover property`), fsm_state/fsm_arc where Verilator extracts an FSM.
+A point is covered when its count >= 1 (verilator_coverage's annotate threshold is 10; we
+report reached-at-all, which is what a closure loop chases).
+
+coverage.dat: `# SystemC::Coverage-3` then lines `C '<\\1key\\2value...>' <count>`,
+keys f file, l line, n column, t type, page v_<type>/<module>, o comment, h hierarchy,
+S lines covered by a line point. Only the DUT is instrumented: stimulus and harness files
+are wrapped in `/*verilator coverage_off*/`, and points outside DUT files are dropped.
+
+Build cost: a Verilator build compiles its runtime (verilated*.cpp, ~10 s on 2 cores) and the
+model (~1.5 s). The runtime objects depend only on Verilator, the compiler and the flags, so
+they are built once and kept under `eda.config.cache_dir()/verilator-rt/<key>`; every later
+stimulus pays ~2 s (verilate + model compile + link), see `CoverageResult.build_s`.
+"""
+import hashlib
+import html
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import sandbox, stimulus as stim, tools
+from .config import cache_dir
+from .report import Diagnostic, StageResult, parse_diagnostics
+
+TYPES = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
+STIM_FILE = "stimulus.sv"
+HARNESS_FILE = "rtla_harness.sv"
+VFLAGS = ["--cc", "--exe", "--main", "--timing", "--coverage", "-CFLAGS", "-fcoroutines",
+          "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vsim", "-o", "Vsim"]
+
+
+@dataclass
+class CoverageLimits:
+    build: sandbox.Limits = field(default_factory=lambda: sandbox.Limits(wall_s=180, cpu_s=300, mem_mb=6144, out_mb=256))
+    run: sandbox.Limits = field(default_factory=lambda: sandbox.Limits(wall_s=30, cpu_s=30, mem_mb=2048, out_mb=32))
+    max_time_ns: int = 1_000_000      # simulated-time limit (harness); 100k cycles of a 10 ns clock
+
+
+@dataclass
+class Point:
+    file: str
+    line: int
+    type: str
+    module: str
+    hier: str             # relative to the DUT instance: "uut", "uut.sub0", ...
+    comment: str
+    count: int
+    column: int = 0
+    lines: tuple = ()     # source lines this point stands for (line points: the block)
+    key: str = ""         # identity for merging: everything but the count
+    source: str = ""      # text of `line` (filled by CoverageDB)
+
+    @property
+    def covered(self) -> bool:
+        return self.count > 0
+
+    def describe(self) -> str:
+        """One line for an LLM prompt."""
+        src = f"  `{self.source.strip()}`" if self.source.strip() else ""
+        return f"{self.file}:{self.line} {self.type} {self.comment} in {self.hier} (count {self.count}){src}"
+
+
+def _lines_spec(spec: str, default: int) -> tuple:
+    """Verilator's S value, e.g. "3,6" or "6-8" -> (3, 6) / (6, 7, 8)."""
+    out = []
+    for part in spec.split(","):
+        a, _, b = part.partition("-")
+        if a.strip().isdigit():
+            lo = int(a)
+            hi = int(b) if b.strip().isdigit() else lo
+            out.extend(range(lo, min(hi, lo + 10000) + 1))
+    return tuple(out) or (default,)
+
+
+def _norm_hier(h: str) -> str:
+    """Hierarchy relative to the DUT instance, so points of different stimuli share keys."""
+    m = re.search(r"(?:^|\.)(uut(?:\..*)?)$", h)
+    if m:
+        return m.group(1)
+    return h[len(stim.HARNESS) + 1:] if h.startswith(stim.HARNESS + ".") else h
+
+
+def parse_coverage_dat(text: str, files=None) -> list:
+    """Points of a coverage.dat; `files` (basenames) keeps only points in those files."""
+    pts = []
+    for raw in text.splitlines():
+        if not raw.startswith("C '"):
+            continue
+        body, _, cnt = raw[3:].rpartition("' ")
+        if not cnt.strip().isdigit():
+            continue
+        kv = {}
+        for item in body.split("\x01"):
+            k, sep, v = item.partition("\x02")
+            if sep:
+                kv[k] = v
+        f = kv.get("f", "")
+        if files is not None and Path(f).name not in files:
+            continue
+        page = kv.get("page", "")
+        typ = kv.get("t") or page.split("/", 1)[0].removeprefix("v_")
+        module = page.split("/", 1)[1] if "/" in page else ""
+        line = int(kv["l"]) if kv.get("l", "").isdigit() else 0
+        hier = _norm_hier(kv.get("h", ""))
+        kv_norm = dict(kv, h=hier)
+        key = "\x01".join(f"{k}\x02{kv_norm[k]}" for k in sorted(kv_norm))
+        pts.append(Point(Path(f).name, line, typ, module, hier, kv.get("o", ""), int(cnt),
+                         int(kv["n"]) if kv.get("n", "").isdigit() else 0,
+                         _lines_spec(kv["S"], line) if "S" in kv else (line,), key))
+    return pts
+
+
+# ---- results and the merged database ------------------------------------------
+
+@dataclass
+class CoverageResult:
+    status: str                    # pass | error (does not build) | rejected | timeout | fail (no coverage written)
+    diagnostics: list = field(default_factory=list)     # list[Diagnostic]
+    points: list = field(default_factory=list)          # list[Point] of the DUT
+    summary: dict = field(default_factory=dict)         # type -> (covered, total)
+    seconds: float = 0.0
+    build_s: float = 0.0
+    run_s: float = 0.0
+    sources: dict = field(default_factory=dict)         # DUT file -> text (for annotation)
+    log: str = ""
+    data: dict = field(default_factory=dict)            # stopped_by, runtime_cached, tb, form
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "pass"
+
+    def db(self) -> "CoverageDB":
+        return merge([self])
+
+    def to_stage(self) -> StageResult:
+        d = dict(self.data, summary={k: list(v) for k, v in self.summary.items()},
+                 build_s=round(self.build_s, 3), run_s=round(self.run_s, 3), points=len(self.points))
+        return StageResult("coverage", self.status, self.seconds, "verilator", tools.version("verilator"),
+                           list(self.diagnostics), d, self.log[-4000:])
+
+
+def _summarize(points, by=lambda p: p.type) -> dict:
+    out = {}
+    for p in points:
+        c, t = out.get(by(p), (0, 0))
+        out[by(p)] = (c + (p.count > 0), t + 1)
+    return dict(sorted(out.items(), key=lambda kv: (TYPES.index(kv[0]) if kv[0] in TYPES else 99, str(kv[0]))))
+
+
+def pct(ct) -> float:
+    c, t = ct
+    return 100.0 * c / t if t else 0.0
+
+
+class CoverageDB:
+    """Points of one DUT from one or more runs; counts of the same point (key) are summed."""
+
+    def __init__(self, sources: dict | None = None):
+        self.points: dict = {}     # key -> Point
+        self.sources: dict = dict(sources or {})
+        self.runs = 0
+
+    def add(self, points, sources: dict | None = None):
+        for p in points:
+            q = self.points.get(p.key)
+            if q is None:
+                self.points[p.key] = Point(**{**p.__dict__})
+            else:
+                q.count += p.count
+        self.sources.update(sources or {})
+        self.runs += 1
+        return self
+
+    def _src(self, file, line) -> str:
+        text = self.sources.get(file)
+        if text is None:
+            return ""
+        lines = text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def all(self, types=None) -> list:
+        pts = [p for p in self.points.values() if types is None or p.type in types]
+        for p in pts:
+            p.source = self._src(p.file, p.line)
+        return sorted(pts, key=lambda p: (p.file, p.line, p.column, TYPES.index(p.type) if p.type in TYPES else 99, p.comment))
+
+    def uncovered(self, types=None) -> list:
+        """Points never reached, with their source line, in file/line order."""
+        return [p for p in self.all(types) if p.count == 0]
+
+    def summary(self, by: str = "type") -> dict:
+        """type -> (covered, total); by="module": (module, type) -> (covered, total)."""
+        if by == "module":
+            return _summarize(self.points.values(), lambda p: (p.module, p.type))
+        return _summarize(self.points.values())
+
+    def percent(self, types=None) -> float:
+        pts = [p for p in self.points.values() if types is None or p.type in types]
+        return pct((sum(p.count > 0 for p in pts), len(pts)))
+
+    def line_counts(self, file: str) -> dict:
+        """line -> smallest count of the non-toggle points on it (0: something there was never reached).
+        Toggles are left out: they sit on declarations and would mark most of them."""
+        out = {}
+        for p in self.points.values():
+            if p.file != file or p.type == "toggle":
+                continue
+            for ln in (p.lines if p.type == "line" else (p.line,)):
+                out[ln] = min(out.get(ln, p.count), p.count)
+        return out
+
+    def annotate(self, file: str | None = None) -> str:
+        """The DUT source with a count column; `%000000` (Verilator's style) marks uncovered lines."""
+        files = [file] if file else sorted(self.sources)
+        out = []
+        for f in files:
+            counts = self.line_counts(f)
+            out.append(f"// ---- {f}")
+            for i, text in enumerate(self.sources.get(f, "").splitlines(), 1):
+                if i in counts:
+                    mark = f"%{counts[i]:06d}" if counts[i] == 0 else f" {min(counts[i], 999999):06d}"
+                else:
+                    mark = " " * 7
+                out.append(f"{mark} {text}")
+        return "\n".join(out) + "\n"
+
+    def to_lcov(self, test_name: str = "rtla") -> str:
+        """lcov .info: line points -> DA (per line of the block), branch and expr points -> BRDA."""
+        out = [f"TN:{test_name}"]
+        files = sorted({p.file for p in self.points.values()})
+        for f in files:
+            out.append(f"SF:{f}")
+            lines = {}
+            for p in self.points.values():
+                if p.file == f and p.type == "line":
+                    for ln in p.lines:
+                        lines[ln] = max(lines.get(ln, 0), p.count)
+            brs = sorted((p for p in self.points.values() if p.file == f and p.type in ("branch", "expr")),
+                         key=lambda p: (p.line, p.column, p.comment))
+            per_line = {}
+            for p in brs:
+                i = per_line.get(p.line, 0)
+                per_line[p.line] = i + 1
+                out.append(f"BRDA:{p.line},{p.column},{i},{p.count if p.count else '-'}")
+            out.append(f"BRF:{len(brs)}")
+            out.append(f"BRH:{sum(p.count > 0 for p in brs)}")
+            for ln in sorted(lines):
+                out.append(f"DA:{ln},{lines[ln]}")
+            out.append(f"LF:{len(lines)}")
+            out.append(f"LH:{sum(c > 0 for c in lines.values())}")
+            out.append("end_of_record")
+        return "\n".join(out) + "\n"
+
+    def html(self, title: str = "coverage") -> str:
+        """A static page: per-type and per-module tables, then the annotated source."""
+        e = html.escape
+        rows = "".join(f"<tr><td>{e(t)}</td><td>{c}</td><td>{n}</td><td>{pct((c, n)):.1f}%</td></tr>"
+                       for t, (c, n) in self.summary().items())
+        mrows = "".join(f"<tr><td>{e(m)}</td><td>{e(t)}</td><td>{c}</td><td>{n}</td><td>{pct((c, n)):.1f}%</td></tr>"
+                        for (m, t), (c, n) in self.summary("module").items())
+        src = []
+        for f in sorted(self.sources):
+            counts = self.line_counts(f)
+            src.append(f"<h3>{e(f)}</h3><pre>")
+            for i, text in enumerate(self.sources[f].splitlines(), 1):
+                c = counts.get(i)
+                cls = "" if c is None else (" class=miss" if c == 0 else " class=hit")
+                cnt = "" if c is None else str(c)
+                src.append(f"<span{cls}>{i:5d} {cnt:>8} {e(text)}</span>")
+            src.append("</pre>")
+        unc = "".join(f"<li>{e(p.describe())}</li>" for p in self.uncovered())
+        return (f"<!doctype html><html><head><meta charset=utf-8><title>{e(title)}</title><style>"
+                "body{font-family:sans-serif} table{border-collapse:collapse} td,th{border:1px solid #999;padding:2px 8px}"
+                "pre span{display:block;font-family:monospace} .miss{background:#fbb} .hit{background:#dfd}"
+                f"</style></head><body><h1>{e(title)}</h1><p>{self.runs} run(s), {len(self.points)} points</p>"
+                f"<h2>By type</h2><table><tr><th>type</th><th>covered</th><th>total</th><th>%</th></tr>{rows}</table>"
+                f"<h2>By module</h2><table><tr><th>module</th><th>type</th><th>covered</th><th>total</th><th>%</th></tr>{mrows}</table>"
+                f"<h2>Uncovered points</h2><ul>{unc}</ul><h2>Source</h2>{''.join(src)}</body></html>\n")
+
+    def write_html(self, path, title: str = "coverage") -> Path:
+        path = Path(path)
+        path.write_text(self.html(title))
+        return path
+
+
+def merge(results) -> CoverageDB:
+    """Sum the counts of every point over `results` (CoverageResults or CoverageDBs); failed runs add nothing."""
+    db = CoverageDB()
+    for r in results:
+        if isinstance(r, CoverageDB):
+            db.add(r.points.values(), r.sources)
+            db.runs += r.runs - 1
+        elif r.status == "pass":
+            db.add(r.points, r.sources)
+        else:
+            db.sources.update(r.sources)
+    return db
+
+
+# ---- building and running ------------------------------------------------------
+
+def _runtime_key() -> str:
+    import subprocess
+    try:
+        cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True, timeout=20).stdout.splitlines()[0]
+    except Exception:
+        cxx = "c++ ?"
+    h = hashlib.sha256("\0".join([tools.version("verilator"), str(tools.verilator_root()), cxx] + VFLAGS).encode())
+    return h.hexdigest()[:16]
+
+
+def _runtime_dir() -> Path:
+    return cache_dir() / "verilator-rt" / _runtime_key()
+
+
+def _restore_runtime(obj: Path) -> bool:
+    """Copy cached verilated*.o/.d into obj_dir, newer than their sources, so make skips them."""
+    d = _runtime_dir()
+    if not (d / "complete").exists():
+        return False
+    now = time.time()
+    for f in d.glob("verilated*"):
+        shutil.copy2(f, obj / f.name)
+        os.utime(obj / f.name, (now, now))
+    return True
+
+
+def _save_runtime(obj: Path):
+    d = _runtime_dir()
+    if (d / "complete").exists():
+        return
+    files = list(obj.glob("verilated*.o")) + list(obj.glob("verilated*.d"))
+    if not files:
+        return
+    d.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="tmp-", dir=d.parent))
+    for f in files:
+        shutil.copy2(f, tmp / f.name)
+    (tmp / "complete").write_text("ok\n")
+    try:
+        tmp.rename(d)          # atomic: a concurrent builder either wins or leaves ours
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _diags(out: str, line_offset: int) -> list:
+    ds = parse_diagnostics(out)
+    for d in ds:      # body-form lines are shifted by the generated header
+        if d.file == STIM_FILE and d.line and line_offset:
+            d.line = max(1, d.line - line_offset)
+    return ds
+
+
+def _names(dut_sources: dict) -> dict:
+    """DUT file name -> name used in the sandbox (basenames, made unique)."""
+    out, used = {}, {STIM_FILE, HARNESS_FILE}
+    for name in dut_sources:
+        base = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(name.replace("\\", "/")).name) or "dut.v"
+        b, n = base, 1
+        while b in used:
+            b = f"{n}_{base}"
+            n += 1
+        used.add(b)
+        out[name] = b
+    return out
+
+
+def coverage_run(dut_sources: dict, top: str, stimulus: str, workdir=None, limits: CoverageLimits | None = None,
+                 ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False) -> CoverageResult:
+    """Build DUT + stimulus with Verilator coverage, run it, return the DUT's points.
+
+    A stimulus that is refused, does not compile, or crashes is a verdict (status rejected/
+    error/fail/timeout with diagnostics), never an exception. `ports`/`clock` are only needed for a
+    body-form stimulus (parsed from the DUT with eda.ports when omitted). `workdir`: build there
+    (kept) instead of a temp dir."""
+    lim = limits or CoverageLimits()
+    t0 = time.monotonic()
+    names = _names(dut_sources)
+    sources = {names[k]: v for k, v in dut_sources.items()}
+
+    def verdict(status, diags, **kw):
+        kw.setdefault("seconds", time.monotonic() - t0)
+        return CoverageResult(status, [d if isinstance(d, Diagnostic) else Diagnostic(str(d), STIM_FILE) for d in diags],
+                              sources=sources, **kw)
+
+    if not isinstance(stimulus, str) or not stimulus.strip():
+        return verdict("rejected", ["empty stimulus"])
+    dut_mods = [m for t in sources.values() for m in sandbox.module_names(t)]
+    if top not in dut_mods:
+        return verdict("error", [Diagnostic(f"DUT top '{top}' is not defined in {', '.join(sources) or 'the DUT sources'}")])
+    reasons = []
+    for n, t in sources.items():
+        reasons += [r for r in sandbox.screen(t, n, allow_verdict_strings=True)] + stim.verilator_escapes(t, n)
+    reasons += stim.screen_stimulus(stimulus, STIM_FILE, dut_mods)
+    if reasons:
+        return verdict("rejected", [Diagnostic(r, STIM_FILE if r.startswith(STIM_FILE) else None) for r in reasons])
+    try:
+        if not sandbox.module_names(stimulus) and ports is None:
+            from .ports import PortError, detect_clock_reset, parse_ports
+            try:
+                ports = parse_ports(sources, top)
+            except PortError as e:
+                return verdict("error", [Diagnostic(f"cannot read the DUT's ports to wrap a body stimulus: {e}")])
+            if clock is None:
+                clock = detect_clock_reset(ports, "\n".join(sources.values()))[0]
+        prep = stim.prepare(stimulus, top, ports, clock, period_ns)
+    except stim.StimulusError as e:
+        return verdict("error", [Diagnostic(str(e), STIM_FILE)])
+
+    box = None if workdir else sandbox.Sandbox(prefix="rtla-cov-", keep=keep)
+    wd = Path(workdir) if workdir else box.path
+    wd.mkdir(parents=True, exist_ok=True)
+    try:
+        return _build_and_run(wd, sources, top, prep, lim, t0, verdict)
+    finally:
+        if box is not None:
+            box.__exit__(None, None, None)
+
+
+def _build_and_run(wd: Path, sources, top, prep, lim, t0, verdict) -> CoverageResult:
+    off, on = "/*verilator coverage_off*/\n", "\n/*verilator coverage_on*/\n"
+    # the stimulus keeps its own line numbers: coverage_off shares its first line
+    (wd / STIM_FILE).write_text(off.rstrip("\n") + " " + prep.text + on)
+    (wd / HARNESS_FILE).write_text(off + stim.harness(prep.tb, lim.max_time_ns) + on)
+    for n, t in sources.items():
+        (wd / n).write_text(t)
+    obj = wd / "obj_dir"
+    shutil.rmtree(obj, ignore_errors=True)
+    tools.setup_env()
+    files = [HARNESS_FILE, STIM_FILE] + list(sources)
+    r = sandbox.run([tools.which("verilator")] + VFLAGS + ["--top-module", stim.HARNESS, "-Mdir", "obj_dir"] + files,
+                    wd, lim.build)
+    data = {"tb": prep.tb, "form": prep.form}
+    if not r.ok or not (obj / "Vsim.mk").exists():
+        st = "timeout" if r.timed_out else "error"
+        ds = _diags(r.out, prep.line_offset) or [Diagnostic(f"verilator failed (rc {r.rc}, limit {r.limit})")]
+        return verdict(st, ds, build_s=time.monotonic() - t0, log=r.out[-8000:], data=data)
+    data["runtime_cached"] = _restore_runtime(obj)
+    m = sandbox.run(["make", "-s", "-j2", "-C", "obj_dir", "-f", "Vsim.mk", f"PYTHON3={sys.executable}"], wd, lim.build)
+    build_s = time.monotonic() - t0
+    if not m.ok or not (obj / "Vsim").exists():
+        st = "timeout" if m.timed_out else "error"
+        ds = _diags(m.out, prep.line_offset) or [Diagnostic(f"C++ build of the model failed (rc {m.rc}, limit {m.limit}): "
+                                                            + m.out.strip()[-300:])]
+        return verdict(st, ds, build_s=build_s, log=(r.out + m.out)[-8000:], data=data)
+    if not data["runtime_cached"]:
+        _save_runtime(obj)
+    dat = wd / "coverage.dat"
+    dat.unlink(missing_ok=True)
+    x = sandbox.run(["./obj_dir/Vsim", "+verilator+coverage+file+coverage.dat"], wd, lim.run)
+    run_s = x.seconds
+    if stim.TIME_LIMIT_MSG in x.out:
+        data["stopped_by"] = "time_limit"
+    elif x.timed_out or x.limit:
+        data["stopped_by"] = x.limit or "wall"
+    else:
+        data["stopped_by"] = "finish" if "$finish" in x.out else f"exit {x.rc}"
+    log = x.out[-8000:]
+    if not dat.exists():
+        st = "timeout" if x.timed_out or x.limit in ("cpu", "wall") else "fail"
+        why = (f"simulation stopped by the {x.limit} limit before writing coverage" if x.limit
+               else f"simulation ended (rc {x.rc}) without writing coverage (e.g. $stop, $fatal or a crash)")
+        return verdict(st, [Diagnostic(why, STIM_FILE)] + _diags(x.out, prep.line_offset),
+                       build_s=build_s, run_s=run_s, log=log, data=data)
+    pts = parse_coverage_dat(dat.read_text(errors="replace"), set(sources))
+    diags = []
+    if data["stopped_by"] == "time_limit":
+        diags.append(Diagnostic(f"stimulus did not call $finish within {lim.max_time_ns} ns; stopped there",
+                                STIM_FILE, severity="warning"))
+    return verdict("pass", diags, points=pts, summary=_summarize(pts), build_s=build_s, run_s=run_s, log=log, data=data)

@@ -1,0 +1,70 @@
+"""Constrained-random stimulus (no LLM): the coverage baseline.
+
+Emits the full-module stimulus form of `eda.stimulus`: the DUT as `uut`, the clock toggling
+every period/2, reset asserted for `reset_cycles` cycles first, then one random value per
+data input per cycle (applied at the falling edge so it is stable at the rising edge), and
+`$finish`. Values are drawn in Python from `seed`, so a stimulus is plain, self-contained
+Verilog that any simulator replays identically. Constraints: the clock is never driven at
+random, reset stays deasserted after the start (unless `reset_prob` > 0), and wide inputs
+get corner values (0, all ones, one-hot) with probability `corner_prob`.
+
+    text = random_stimulus(ports, "counter", clock="clk", reset="rst_n", reset_active_low=True,
+                           cycles=200, seed=1)
+    text = random_stimulus_for({"counter.v": src}, "counter", cycles=200, seed=1)   # ports parsed
+"""
+import random
+
+
+def _lit(width: int, value: int) -> str:
+    return f"{width}'h{value:x}"
+
+
+def _value(rng: random.Random, width: int, corner_prob: float) -> int:
+    if width > 1 and rng.random() < corner_prob:
+        return rng.choice([0, (1 << width) - 1, 1 << rng.randrange(width)])
+    return rng.getrandbits(width)
+
+
+def random_stimulus(ports, top: str, clock: str | None = None, reset: str | None = None,
+                    reset_active_low: bool = False, cycles: int = 200, seed: int = 0, period_ns: float = 10.0,
+                    reset_cycles: int = 2, reset_prob: float = 0.0, corner_prob: float = 0.1,
+                    tb_name: str = "tb") -> str:
+    """A testbench module driving `top`'s inputs randomly for `cycles` clock cycles (or steps)."""
+    rng = random.Random(seed)
+    ins = [p for p in ports if p.direction == "input"]
+    data = [p for p in ins if p.name not in (clock, reset)]
+    on, off = ("1'b0", "1'b1") if reset_active_low else ("1'b1", "1'b0")
+    decl = []
+    for p in ports:
+        rng_s = f"[{p.width - 1}:0] " if p.width > 1 else ""
+        decl.append(f"  {'reg' if p.direction == 'input' else 'wire'} {rng_s}{p.name}"
+                    f"{' = 0' if p.direction == 'input' else ''};")
+    conns = ", ".join(f".{p.name}({p.name})" for p in ports)
+    half = period_ns / 2
+    step = f"@(negedge {clock});" if clock else f"#{period_ns:g};"
+    body = [f"  initial begin  // seed {seed}, {cycles} cycles"]
+    if reset and reset in {p.name for p in ins}:
+        body.append(f"    {reset} = {on};")
+        body += [f"    {step}"] * (reset_cycles if clock else 1)
+        body.append(f"    {reset} = {off};")
+    for _ in range(cycles):
+        assigns = [f"{p.name} = {_lit(p.width, _value(rng, p.width, corner_prob))};" for p in data]
+        if reset and reset_prob and rng.random() < reset_prob:
+            assigns.append(f"{reset} = {on};")
+        elif reset and reset_prob:
+            assigns.append(f"{reset} = {off};")
+        body.append(f"    {step} " + " ".join(assigns))
+    body += [f"    {step}", "    $finish;", "  end"]
+    clk = [f"  always #{half:g} {clock} = ~{clock};"] if clock else []
+    return "\n".join([f"module {tb_name};"] + decl + [f"  {top} uut({conns});"] + clk + body + ["endmodule", ""])
+
+
+def random_stimulus_for(dut_sources: dict, top: str, **kw) -> str:
+    """random_stimulus with ports, clock and reset read from the DUT sources (eda.ports, Yosys)."""
+    from .ports import detect_clock_reset, parse_ports
+    ports = parse_ports(dut_sources, top)
+    clock, reset, low = detect_clock_reset(ports, "\n".join(dut_sources.values()))
+    kw.setdefault("clock", clock)
+    kw.setdefault("reset", reset)
+    kw.setdefault("reset_active_low", low)
+    return random_stimulus(ports, top, **kw)

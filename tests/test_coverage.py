@@ -1,0 +1,180 @@
+"""Coverage flow with the real Verilator: counts checked by hand on a tiny design.
+
+Builds are shared through module fixtures (each build ~2 s once Verilator's runtime objects
+are cached, ~15 s the first time on 2 cores)."""
+import time
+
+import pytest
+
+from eda import coverage, stimulus
+from eda.coverage import CoverageLimits, coverage_run, merge, parse_coverage_dat
+from eda.ports import Port
+from eda.random_stim import random_stimulus
+from eda.sandbox import Limits, screen
+from eda.tools import ToolMissing, which
+
+try:
+    which("verilator")
+except ToolMissing:                                    # pragma: no cover
+    pytest.skip("verilator not installed", allow_module_level=True)
+
+DUT = """module cov_dut(input clk, input rst, input [1:0] sel, output reg [1:0] q);
+  always @(posedge clk) begin
+    if (rst)
+      q <= 2'd0;
+    else if (sel == 2'd1)
+      q <= q + 2'd1;
+    else
+      q <= q;
+  end
+  cover property (@(posedge clk) q == 2'd2);
+  cover property (@(posedge clk) sel == 2'd3);
+endmodule
+"""
+# posedges at 5, 15, 25, 35; $finish at 38 (before the negedge at 40)
+#   t=5 rst -> q=0;  t=15, 25 sel==1 -> q=1, 2;  t=35 else (q==2 sampled: cover 1)
+STIM = """module tb;
+  reg clk = 0, rst = 1; reg [1:0] sel = 0; wire [1:0] q;
+  cov_dut uut(.clk(clk), .rst(rst), .sel(sel), .q(q));
+  always #5 clk = ~clk;
+  initial begin
+    #12 rst = 0; sel = 1;
+    #15 sel = 0;
+    #11 $display("test passed (a stimulus may print this)");
+    $finish;
+  end
+endmodule
+"""
+PORTS = [Port("clk", "input", 1), Port("rst", "input", 1), Port("sel", "input", 2), Port("q", "output", 2)]
+SRC = {"cov_dut.v": DUT}
+
+
+@pytest.fixture(scope="module")
+def first():
+    return coverage_run(SRC, "cov_dut", STIM)
+
+
+@pytest.fixture(scope="module")
+def second():
+    # body form: we declare the ports and drive clk; sel=3 reaches the second cover point
+    body = "initial begin rst = 1; #12 rst = 0; sel = 3; #20 $finish; end"
+    return coverage_run(SRC, "cov_dut", body, ports=PORTS, clock="clk")
+
+
+def _count(res, typ, comment, line=None):
+    hits = [p for p in res.points if p.type == typ and p.comment == comment and (line is None or p.line == line)]
+    assert len(hits) == 1, (typ, comment, hits)
+    return hits[0].count
+
+
+def test_counts_match_hand_count(first):
+    assert first.status == "pass", first.diagnostics
+    assert first.data["stopped_by"] == "finish"
+    # line points: always block 4x; the three arms of the if chain 1, 2, 1
+    assert _count(first, "line", "block", 2) == 4
+    assert _count(first, "line", "elsif", 3) == 1       # Verilator names the rst arm "elsif"
+    assert _count(first, "line", "if", 5) == 2
+    assert _count(first, "line", "else", 5) == 1
+    # toggles: clk rises 4x and falls 3x; q counts 0 -> 1 -> 2
+    assert _count(first, "toggle", "clk:0->1") == 4
+    assert _count(first, "toggle", "clk:1->0") == 3
+    assert _count(first, "toggle", "q[0]:0->1") == 1
+    assert _count(first, "toggle", "q[0]:1->0") == 1
+    assert _count(first, "toggle", "q[1]:0->1") == 1
+    assert _count(first, "toggle", "q[1]:1->0") == 0
+    assert _count(first, "toggle", "sel[1]:0->1") == 0
+    # user cover points: q==2 seen at the 4th edge; sel==3 never
+    assert _count(first, "user", "cover", 10) == 1
+    assert _count(first, "user", "cover", 11) == 0
+    assert first.summary["line"] == (4, 4)
+    assert first.summary["toggle"] == (9, 12)        # 2 bits of sel[1] and q[1]:1->0 are missing
+    assert first.summary["user"] == (1, 2)
+    # only the DUT is reported, hierarchy relative to the instance
+    assert {p.file for p in first.points} == {"cov_dut.v"}
+    assert {p.hier for p in first.points} == {"uut"}
+
+
+def test_parser_reads_raw_file():
+    text = ("# SystemC::Coverage-3\n"
+            "C '\x01f\x02a.v\x01l\x0212\x01n\x023\x01t\x02expr\x01page\x02v_expr/m\x01o\x02(x==1'h0) => 1\x01h\x02tb.uut.s' 7\n"
+            "C '\x01f\x02tb.v\x01l\x021\x01t\x02line\x01page\x02v_line/tb\x01o\x02block\x01h\x02tb' 3\n")
+    pts = parse_coverage_dat(text, {"a.v"})
+    assert len(pts) == 1
+    p = pts[0]
+    assert (p.file, p.line, p.column, p.type, p.module, p.hier, p.comment, p.count) == \
+        ("a.v", 12, 3, "expr", "m", "uut.s", "(x==1'h0) => 1", 7)
+
+
+def test_merge_sums_counts(first, second):
+    assert second.status == "pass", second.diagnostics
+    assert second.data["form"] == "body"
+    db = merge([first, second])
+    assert db.runs == 2
+    a = {p.key: p.count for p in first.points}
+    b = {p.key: p.count for p in second.points}
+    assert set(a) == set(b)                          # same DUT -> same point keys across stimuli
+    for k, p in db.points.items():
+        assert p.count == a[k] + b[k]
+    s = db.summary()
+    assert s["user"] == (2, 2)                       # each run reached a different cover point
+    assert s["toggle"][0] > first.summary["toggle"][0]
+    unc = db.uncovered(["toggle"])
+    assert all(p.count == 0 and p.source.startswith("module cov_dut") for p in unc)
+    assert "q[1]:1->0" in [p.comment for p in unc]
+    # single-run reports: uncovered lines marked, lcov and html carry the same numbers
+    ann = first.db().annotate()
+    assert "module cov_dut" in ann and ann.count("%000000") == 1   # the sel==3 cover line
+    lcov = first.db().to_lcov()
+    assert "SF:cov_dut.v" in lcov and "DA:2,4" in lcov and "LH:" in lcov
+    html = db.html("t")
+    assert "<td>user</td><td>2</td><td>2</td>" in html
+
+
+def test_compile_error_is_a_verdict():
+    bad = STIM.replace("#15 sel = 0;", "#15 sel = ;")
+    r = coverage_run(SRC, "cov_dut", bad)
+    assert r.status == "error"
+    assert r.points == [] and r.diagnostics
+    assert any(d.file == "stimulus.sv" and d.line == 7 for d in r.diagnostics), r.diagnostics
+    st = r.to_stage()
+    assert st.name == "coverage" and st.status == "error" and not st.ok
+    r2 = coverage_run(SRC, "cov_dut", "module tb; endmodule")     # no `uut` instance
+    assert r2.status == "error" and "uut" in r2.diagnostics[0].message
+
+
+def test_hostile_stimulus_rejected_before_tools():
+    for text, why in [(STIM.replace("$finish;", '$system("rm -rf ~"); $finish;'), "$system"),
+                      (STIM.replace("$finish;", '$c("system(\\"id\\");"); $finish;'), "inline C++"),
+                      ("module cov_dut; endmodule\n" + STIM, "replace the DUT")]:
+        r = coverage_run(SRC, "cov_dut", text)
+        assert r.status == "rejected" and any(why in d.message for d in r.diagnostics), r.diagnostics
+    # verdict strings stay forbidden for candidates, allowed for stimuli
+    assert screen(STIM, "cand.v") and not stimulus.screen_stimulus(STIM)
+
+
+def test_endless_stimulus_is_stopped():
+    lim = CoverageLimits(run=Limits(wall_s=3, cpu_s=3, mem_mb=1024), max_time_ns=5000)
+    # no $finish: the harness's simulated-time limit ends it, coverage is kept
+    nofin = STIM.replace("$finish;", "")
+    r = coverage_run(SRC, "cov_dut", nofin, limits=lim)
+    assert r.status == "pass" and r.data["stopped_by"] == "time_limit"
+    assert _count(r, "toggle", "clk:0->1") == 500             # 5000 ns / 10 ns
+    assert r.diagnostics and r.diagnostics[0].severity == "warning"
+    # a zero-delay loop never advances time: the wall/cpu limit stops it
+    spin = STIM.replace("$finish;", "forever sel = ~sel;")
+    t = time.monotonic()
+    r = coverage_run(SRC, "cov_dut", spin, limits=lim)
+    assert r.status == "timeout" and r.points == []
+    assert r.run_s < 6 and time.monotonic() - t < 60
+
+
+def test_random_baseline_runs():
+    text = random_stimulus(PORTS, "cov_dut", clock="clk", reset="rst", cycles=50, seed=3)
+    assert text == random_stimulus(PORTS, "cov_dut", clock="clk", reset="rst", cycles=50, seed=3)
+    assert text != random_stimulus(PORTS, "cov_dut", clock="clk", reset="rst", cycles=50, seed=4)
+    assert stimulus.find_tb(text, "cov_dut") == "tb"
+    r = coverage_run(SRC, "cov_dut", text)
+    assert r.status == "pass" and r.data["stopped_by"] == "finish", r.diagnostics
+    assert _count(r, "toggle", "clk:0->1") == 50 + 2 + 1       # reset cycles + 50 + final step
+    assert r.summary["line"] == (4, 4)
+    assert r.build_s < 120
