@@ -10,6 +10,8 @@ log(G / m) as beta -> inf, where m is the number of rewards tied at the max.
 Two advantage forms:
   "weights": adv_i = w_i * G - 1                      (mean zero, the issue's form)
   "loo":     adv_i = exp(beta r_i) / mean_{j!=i} exp(beta r_j) - 1   (TTT-Discover)
+"weights" advantages lie in [-1, G-1]; "loo" ones are unbounded above (with G = 2
+and eps near log 2 the best sample gets ~1e4), so prefer "loo" only for large G.
 
 Rewards must be finite: map failed candidates to a finite reward before calling.
 beta is in units of 1/reward, so beta_max must suit the reward scale (default
