@@ -23,18 +23,16 @@ FAST = {"sim": Limits(wall_s=4, cpu_s=8, mem_mb=1024), "lint": Limits(wall_s=8, 
         "synth": Limits(wall_s=20, cpu_s=20, mem_mb=2048)}
 
 
-def rtla_dirs():
-    return {p.name for p in Path(tempfile.gettempdir()).glob("rtla-*")}
-
-
 @pytest.fixture
 def clean_tmp(tmp_path, monkeypatch):
-    """Run from an empty cwd and check afterwards that nothing was written there or left in /tmp."""
-    monkeypatch.chdir(tmp_path)
-    before = rtla_dirs()
-    yield tmp_path
-    assert list(tmp_path.iterdir()) == []
-    assert rtla_dirs() - before == set()
+    """Run from an empty cwd with a private temp root; afterwards both must be empty again."""
+    cwd, tmp = tmp_path / "cwd", tmp_path / "tmp"
+    cwd.mkdir(); tmp.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    yield cwd
+    assert list(cwd.iterdir()) == []
+    assert list(tmp.iterdir()) == []
 
 
 def ev(src, tb=TB, **kw):
