@@ -382,14 +382,24 @@ def _names(dut_sources: dict) -> dict:
 
 
 def coverage_run(dut_sources: dict, top: str, stimulus: str, workdir=None, limits: CoverageLimits | None = None,
-                 ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False) -> CoverageResult:
+                 ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False,
+                 plusargs=()) -> CoverageResult:
     """Build DUT + stimulus with Verilator coverage, run it, return the DUT's points.
 
     A stimulus that is refused, does not compile, or crashes is a verdict (status rejected/
     error/fail/timeout with diagnostics), never an exception. `ports`/`clock` are only needed for a
     body-form stimulus (parsed from the DUT with eda.ports when omitted). `workdir`: build there
-    (kept) instead of a temp dir."""
+    (kept) instead of a temp dir. `plusargs`: passed to the simulation (e.g. ["+seed=3"])."""
+    return coverage_runs(dut_sources, top, stimulus, [list(plusargs)], workdir, limits, ports, clock, period_ns, keep)[0]
+
+
+def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None, limits: CoverageLimits | None = None,
+                  ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False) -> list:
+    """One build, one run per entry of `runs` (a list of plusarg lists): the cheap way to sweep a
+    stimulus that reads `$value$plusargs` (e.g. a seed). Returns one CoverageResult per run; the
+    build time is charged to the first. A build failure is returned for every run."""
     lim = limits or CoverageLimits()
+    runs = [list(r) for r in runs] or [[]]
     t0 = time.monotonic()
     names = _names(dut_sources)
     sources = {names[k]: v for k, v in dut_sources.items()}
@@ -399,41 +409,58 @@ def coverage_run(dut_sources: dict, top: str, stimulus: str, workdir=None, limit
         return CoverageResult(status, [d if isinstance(d, Diagnostic) else Diagnostic(str(d), STIM_FILE) for d in diags],
                               sources=sources, **kw)
 
+    def every(res):
+        return [res] * len(runs)
+
     if not isinstance(stimulus, str) or not stimulus.strip():
-        return verdict("rejected", ["empty stimulus"])
+        return every(verdict("rejected", ["empty stimulus"]))
     dut_mods = [m for t in sources.values() for m in sandbox.module_names(t)]
     if top not in dut_mods:
-        return verdict("error", [Diagnostic(f"DUT top '{top}' is not defined in {', '.join(sources) or 'the DUT sources'}")])
+        return every(verdict("error", [Diagnostic(f"DUT top '{top}' is not defined in {', '.join(sources) or 'the DUT sources'}")]))
     reasons = []
     for n, t in sources.items():
-        reasons += [r for r in sandbox.screen(t, n, allow_verdict_strings=True)] + stim.verilator_escapes(t, n)
+        reasons += sandbox.screen(t, n, allow_verdict_strings=True) + stim.verilator_escapes(t, n)
     reasons += stim.screen_stimulus(stimulus, STIM_FILE, dut_mods)
+    bad_args = [a for r in runs for a in r if not re.fullmatch(r"\+[\w.=+-]{1,200}", str(a)) or "verilator" in str(a)]
+    if bad_args:
+        reasons.append(f"plusargs must be +name=value without +verilator options: {bad_args[:3]}")
     if reasons:
-        return verdict("rejected", [Diagnostic(r, STIM_FILE if r.startswith(STIM_FILE) else None) for r in reasons])
+        return every(verdict("rejected", [Diagnostic(r, STIM_FILE if r.startswith(STIM_FILE) else None) for r in reasons]))
     try:
         if not sandbox.module_names(stimulus) and ports is None:
             from .ports import PortError, detect_clock_reset, parse_ports
             try:
                 ports = parse_ports(sources, top)
             except PortError as e:
-                return verdict("error", [Diagnostic(f"cannot read the DUT's ports to wrap a body stimulus: {e}")])
+                return every(verdict("error", [Diagnostic(f"cannot read the DUT's ports to wrap a body stimulus: {e}")]))
             if clock is None:
                 clock = detect_clock_reset(ports, "\n".join(sources.values()))[0]
         prep = stim.prepare(stimulus, top, ports, clock, period_ns)
     except stim.StimulusError as e:
-        return verdict("error", [Diagnostic(str(e), STIM_FILE)])
+        return every(verdict("error", [Diagnostic(str(e), STIM_FILE)]))
 
     box = None if workdir else sandbox.Sandbox(prefix="rtla-cov-", keep=keep)
     wd = Path(workdir) if workdir else box.path
     wd.mkdir(parents=True, exist_ok=True)
     try:
-        return _build_and_run(wd, sources, top, prep, lim, t0, verdict)
+        failed, build_s, data, blog = _build(wd, sources, prep, lim, t0, verdict)
+        if failed is not None:
+            return every(failed)
+        out = []
+        for i, args in enumerate(runs):
+            t1 = time.monotonic()
+            r = _run(wd, sources, prep, lim, args, dict(data), verdict)
+            r.build_s = build_s if i == 0 else 0.0
+            r.seconds = (time.monotonic() - t0) if i == 0 else time.monotonic() - t1
+            out.append(r)
+        return out
     finally:
         if box is not None:
             box.__exit__(None, None, None)
 
 
-def _build_and_run(wd: Path, sources, top, prep, lim, t0, verdict) -> CoverageResult:
+def _build(wd: Path, sources, prep, lim, t0, verdict):
+    """(failure verdict or None, build seconds, data, log)."""
     off, on = "/*verilator coverage_off*/\n", "\n/*verilator coverage_on*/\n"
     # the stimulus keeps its own line numbers: coverage_off shares its first line
     (wd / STIM_FILE).write_text(off.rstrip("\n") + " " + prep.text + on)
@@ -450,7 +477,7 @@ def _build_and_run(wd: Path, sources, top, prep, lim, t0, verdict) -> CoverageRe
     if not r.ok or not (obj / "Vsim.mk").exists():
         st = "timeout" if r.timed_out else "error"
         ds = _diags(r.out, prep.line_offset) or [Diagnostic(f"verilator failed (rc {r.rc}, limit {r.limit})")]
-        return verdict(st, ds, build_s=time.monotonic() - t0, log=r.out[-8000:], data=data)
+        return verdict(st, ds, build_s=time.monotonic() - t0, log=r.out[-8000:], data=data), 0.0, data, r.out
     data["runtime_cached"] = _restore_runtime(obj)
     m = sandbox.run(["make", "-s", "-j2", "-C", "obj_dir", "-f", "Vsim.mk", f"PYTHON3={sys.executable}"], wd, lim.build)
     build_s = time.monotonic() - t0
@@ -458,13 +485,18 @@ def _build_and_run(wd: Path, sources, top, prep, lim, t0, verdict) -> CoverageRe
         st = "timeout" if m.timed_out else "error"
         ds = _diags(m.out, prep.line_offset) or [Diagnostic(f"C++ build of the model failed (rc {m.rc}, limit {m.limit}): "
                                                             + m.out.strip()[-300:])]
-        return verdict(st, ds, build_s=build_s, log=(r.out + m.out)[-8000:], data=data)
+        return verdict(st, ds, build_s=build_s, log=(r.out + m.out)[-8000:], data=data), build_s, data, m.out
     if not data["runtime_cached"]:
         _save_runtime(obj)
+    return None, build_s, data, r.out + m.out
+
+
+def _run(wd: Path, sources, prep, lim, plusargs, data, verdict) -> CoverageResult:
     dat = wd / "coverage.dat"
     dat.unlink(missing_ok=True)
-    x = sandbox.run(["./obj_dir/Vsim", "+verilator+coverage+file+coverage.dat"], wd, lim.run)
+    x = sandbox.run(["./obj_dir/Vsim", "+verilator+coverage+file+coverage.dat"] + list(plusargs), wd, lim.run)
     run_s = x.seconds
+    data["plusargs"] = list(plusargs)
     if stim.TIME_LIMIT_MSG in x.out:
         data["stopped_by"] = "time_limit"
     elif x.timed_out or x.limit:
@@ -476,11 +508,10 @@ def _build_and_run(wd: Path, sources, top, prep, lim, t0, verdict) -> CoverageRe
         st = "timeout" if x.timed_out or x.limit in ("cpu", "wall") else "fail"
         why = (f"simulation stopped by the {x.limit} limit before writing coverage" if x.limit
                else f"simulation ended (rc {x.rc}) without writing coverage (e.g. $stop, $fatal or a crash)")
-        return verdict(st, [Diagnostic(why, STIM_FILE)] + _diags(x.out, prep.line_offset),
-                       build_s=build_s, run_s=run_s, log=log, data=data)
+        return verdict(st, [Diagnostic(why, STIM_FILE)] + _diags(x.out, prep.line_offset), run_s=run_s, log=log, data=data)
     pts = parse_coverage_dat(dat.read_text(errors="replace"), set(sources))
     diags = []
     if data["stopped_by"] == "time_limit":
         diags.append(Diagnostic(f"stimulus did not call $finish within {lim.max_time_ns} ns; stopped there",
                                 STIM_FILE, severity="warning"))
-    return verdict("pass", diags, points=pts, summary=_summarize(pts), build_s=build_s, run_s=run_s, log=log, data=data)
+    return verdict("pass", diags, points=pts, summary=_summarize(pts), run_s=run_s, log=log, data=data)

@@ -11,6 +11,10 @@ get corner values (0, all ones, one-hot) with probability `corner_prob`.
     text = random_stimulus(ports, "counter", clock="clk", reset="rst_n", reset_active_low=True,
                            cycles=200, seed=1)
     text = random_stimulus_for({"counter.v": src}, "counter", cycles=200, seed=1)   # ports parsed
+
+`seeded_stimulus` is the build-once variant: values come from `$urandom`, seeded from the
+`+seed=N` plusarg, so `eda.coverage.coverage_runs(..., runs=[["+seed=1"], ["+seed=2"]])`
+sweeps seeds with one Verilator build instead of one build per stimulus.
 """
 import random
 
@@ -68,3 +72,45 @@ def random_stimulus_for(dut_sources: dict, top: str, **kw) -> str:
     kw.setdefault("reset", reset)
     kw.setdefault("reset_active_low", low)
     return random_stimulus(ports, top, **kw)
+
+
+def _rand_expr(width: int) -> str:
+    """`width` random bits from 32-bit $urandom calls."""
+    n = (width + 31) // 32
+    cat = "$urandom" if n == 1 else "{" + ", ".join(["$urandom"] * n) + "}"
+    return cat
+
+
+def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None = None,
+                    reset_active_low: bool = False, cycles: int = 200, seed: int = 0, period_ns: float = 10.0,
+                    reset_cycles: int = 2, corner_prob: float = 0.1, tb_name: str = "tb") -> str:
+    """Like random_stimulus, but the values come from $urandom seeded by `+seed=N` (default `seed`)."""
+    ins = [p for p in ports if p.direction == "input"]
+    data = [p for p in ins if p.name not in (clock, reset)]
+    on, off = ("1'b0", "1'b1") if reset_active_low else ("1'b1", "1'b0")
+    lines = [f"module {tb_name};"]
+    for p in ports:
+        rng_s = f"[{p.width - 1}:0] " if p.width > 1 else ""
+        lines.append(f"  {'reg' if p.direction == 'input' else 'wire'} {rng_s}{p.name}"
+                     f"{' = 0' if p.direction == 'input' else ''};")
+    lines.append(f"  {top} uut({', '.join(f'.{p.name}({p.name})' for p in ports)});")
+    if clock:
+        lines.append(f"  always #{period_ns / 2:g} {clock} = ~{clock};")
+    step = f"@(negedge {clock});" if clock else f"#{period_ns:g};"
+    pc = int(corner_prob * 1000)
+    lines += ["  integer seed, i, r;",
+              "  initial begin",
+              f"    if (!$value$plusargs(\"seed=%d\", seed)) seed = {int(seed)};",
+              "    r = $urandom(seed);            // seeds this process's generator"]
+    if reset and reset in {p.name for p in ins}:
+        lines += [f"    {reset} = {on};"] + [f"    {step}"] * (reset_cycles if clock else 1) + [f"    {reset} = {off};"]
+    lines += [f"    for (i = 0; i < {int(cycles)}; i = i + 1) begin", f"      {step}"]
+    for p in data:
+        if p.width > 1 and pc:
+            lines += ["      r = $urandom % 1000;",
+                      f"      if (r < {pc // 2}) {p.name} = 0; else if (r < {pc}) {p.name} = {{{p.width}{{1'b1}}}}; "
+                      f"else {p.name} = {_rand_expr(p.width)};"]
+        else:
+            lines.append(f"      {p.name} = {_rand_expr(p.width)};")
+    lines += ["    end", f"    {step}", "    $finish;", "  end", "endmodule", ""]
+    return "\n".join(lines)

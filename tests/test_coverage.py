@@ -178,3 +178,17 @@ def test_random_baseline_runs():
     assert _count(r, "toggle", "clk:0->1") == 50 + 2 + 1       # reset cycles + 50 + final step
     assert r.summary["line"] == (4, 4)
     assert r.build_s < 120
+
+
+def test_one_build_many_seeds():
+    from eda.coverage import coverage_runs
+    from eda.random_stim import seeded_stimulus
+    text = seeded_stimulus(PORTS, "cov_dut", clock="clk", reset="rst", cycles=30, seed=5)
+    rs = coverage_runs(SRC, "cov_dut", text, [["+seed=1"], ["+seed=2"], ["+seed=1"]])
+    assert [r.status for r in rs] == ["pass"] * 3, rs[0].diagnostics
+    assert rs[0].build_s > 0 and rs[1].build_s == 0        # built once
+    counts = [{p.key: p.count for p in r.points} for r in rs]
+    assert counts[0] == counts[2] and counts[0] != counts[1]  # seeded: same seed, same run
+    assert all(_count(r, "toggle", "clk:0->1") == 30 + 3 for r in rs)
+    bad = coverage_runs(SRC, "cov_dut", text, [["+verilator+seed+1"]])
+    assert bad[0].status == "rejected"
