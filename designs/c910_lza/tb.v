@@ -50,9 +50,17 @@ module tb_c910_lza;
                 addend = rnd(0);
                 apply(addend, addend ^ (rnd(0) & mask), s);
                 apply({108{1'b1}} >> k, {108{1'b1}} << k, s);
+                // small operands: everything above bit k is kill (both zero)
+                addend = rnd(0) & mask;
+                apply(addend, rnd(0) & mask, s);
             end
         end
-        for (n = 0; n < 400; n = n + 1) apply(rnd(0), rnd(0), $random(seed));
+        // exhaustive over the three lowest bits of both operands, upper bits zero or cancelling
+        for (n = 0; n < 128; n = n + 1) begin
+            apply({105'd0, n[2:0]}, {105'd0, n[5:3]}, n[6]);
+            apply({{105{1'b1}}, n[2:0]}, {105'd0, n[5:3]}, n[6]);
+        end
+        for (n = 0; n < 200; n = n + 1) apply(rnd(0), rnd(0), $random(seed));
         if (errors == 0) $display("===========Your Design Passed===========");
         else $display("===========Test completed with %0d failures===========", errors);
         $finish;
