@@ -106,12 +106,13 @@ def _first_error(out: str) -> str:
 
 _CLOCK_RE = re.compile(r"^(i_|in_|sys_)?(clk|clock|clk_i|clk_in|clkin|aclk|hclk|pclk)(_i|_in)?$", re.I)
 _RESET_RE = re.compile(r"^(i_|in_|sys_|a)?(n?rst|n?reset|rst_?n|reset_?n|rst_?b|reset_?b|rstn|resetn|clr|clear)(_i|_in|_n|_ni)?$", re.I)
-_LOW_RE = re.compile(r"(^n|_n$|n$|_b$|_ni$)", re.I)
+_LOW_RE = re.compile(r"(^n|_n$|_ni$|_b$|(rst|reset)n$|(rst|reset)b$)", re.I)
 
 
 def detect_clock_reset(ports: list[Port], text: str | None = None) -> tuple[str | None, str | None, bool]:
-    """(clock, reset, reset_active_low) guessed from 1-bit input names; `text` (the RTL)
-    refines the polarity: `negedge rst` or `if (!rst)` means active low."""
+    """(clock, reset, reset_active_low) guessed from 1-bit input names (clk/clock/CLK...,
+    rst/rst_n/reset/RST...); `text` (the RTL) decides the polarity when it shows it:
+    `negedge rst`, `if (!rst)`, `if (rst == 0)` mean active low; `posedge rst`, `if (rst)` high."""
     ins = [p for p in ports if p.direction == "input" and p.width == 1]
     clock = next((p.name for p in ins if _CLOCK_RE.match(p.name)), None)
     if clock is None:
@@ -119,16 +120,16 @@ def detect_clock_reset(ports: list[Port], text: str | None = None) -> tuple[str 
     reset = next((p.name for p in ins if p.name != clock and _RESET_RE.match(p.name)), None)
     if reset is None:
         reset = next((p.name for p in ins if p.name != clock and ("rst" in p.name.lower() or "reset" in p.name.lower())), None)
-    low = bool(reset and _LOW_RE.search(reset.lower().replace("reset", "").replace("rst", "", 1) or "")
-               or reset and reset.lower() in ("rstn", "resetn", "nrst", "nreset", "rst_n", "reset_n"))
+    low = bool(reset and _LOW_RE.search(reset))
     if reset and text:
+        # the earliest polarity evidence wins: the reset branch normally comes first
         code = sandbox.strip_comments(text)
         r = re.escape(reset)
-        if re.search(rf"negedge\s+{r}\b", code) or re.search(rf"if\s*\(\s*[!~]\s*{r}\b", code) \
-                or re.search(rf"if\s*\(\s*{r}\s*==\s*(1'b0|0)\s*\)", code):
-            low = True
-        elif re.search(rf"posedge\s+{r}\b", code) or re.search(rf"if\s*\(\s*{r}\s*\)", code):
-            low = False
+        low_re = rf"negedge\s+{r}\b|if\s*\(\s*[!~]\s*{r}\b|if\s*\(\s*{r}\s*==\s*(1'b0|0)\s*\)"
+        high_re = rf"posedge\s+{r}\b|if\s*\(\s*{r}\s*\)|if\s*\(\s*{r}\s*==\s*(1'b1|1)\s*\)"
+        lo, hi = re.search(low_re, code), re.search(high_re, code)
+        if lo or hi:
+            low = bool(lo) and (not hi or lo.start() < hi.start())
     return clock, reset, low
 
 
