@@ -91,7 +91,8 @@ def load_design(folder) -> Task:
     try:
         task.ports, note = parse_ports_ex(task.reference_sources(), top)
     except PortError as e:
-        raise TaskError(f"{refs[0]}: {e}") from None
+        # keep the task (the suite stays whole); a regression reports it from the note
+        task.ports, note = [], f"ports unknown: {e}"
     if note:
         task.notes.append(f"reference: {note}")
     code = "\n".join(task.reference_sources().values())

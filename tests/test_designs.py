@@ -167,6 +167,10 @@ def test_rtllm_loads_with_ports():
     for weak in ("ring_counter", "edge_detect", "square_wave", "sub_64bit"):
         assert any("accepts wrong designs" in n for n in by[weak].notes)
     assert any("interface only" in n for n in by["float_multi"].notes)
+    # reset polarity comes from the RTL when the name does not say: LIFObuffer's `if (Rst == 1)`
+    assert (by["LIFObuffer"].reset, by["LIFObuffer"].reset_active_low) == ("Rst", False)
+    assert (by["instr_reg"].reset, by["instr_reg"].reset_active_low) == ("rst", True)
+    assert by["adder_8bit"].clock is None and "comb" in by["adder_8bit"].tags
     assert [p.name for p in by["alu"].data_files] == ["reference.dat"]
     assert "reference.dat" in by["alu"].testbench_sources()
 
@@ -181,6 +185,7 @@ def test_load_task_forms(project):
     folder = next(root.glob("Arithmetic/Adder/adder_8bit"))
     assert load_task(folder).name == "adder_8bit"
     assert load_task(project["crc8"].root).name == "crc8"
+    assert load_task(project["crc8"].root / "task.yaml").name == "crc8"
     assert [t.name for t in load_suite(project["crc8"].root)] == ["crc8"]
     with pytest.raises(TaskError, match="unknown task"):
         load_task("no_such_design")
