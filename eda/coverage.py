@@ -9,7 +9,7 @@
 What is a point: one record of Verilator's coverage.dat (format below) whose file is a DUT
 source. Types are Verilator's: line (a block of statements; `S` lists its lines), branch
 (if/else/case arm), toggle (each bit, 0->1 and 1->0 separately), expr (one term assignment of
-a condition), user (`cover property`), fsm_state/fsm_arc where Verilator extracts an FSM.
+a condition), user (`cover property`). FSM coverage is off (see VFLAGS).
 A point is covered when its count >= 1 (verilator_coverage's annotate threshold is 10; we
 report reached-at-all, which is what a closure loop chases).
 
@@ -41,7 +41,10 @@ from .report import Diagnostic, StageResult, parse_diagnostics
 TYPES = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
 STIM_FILE = "stimulus.sv"
 HARNESS_FILE = "rtla_harness.sv"
-VFLAGS = ["--cc", "--exe", "--main", "--timing", "--coverage", "-CFLAGS", "-fcoroutines",
+# --coverage minus FSM coverage: Verilator 5.48's FSM extraction crashes on some RTL
+# (RTLLM asyn_fifo: "Internal Error ... ARRAYSEL") and records points on testbench signals.
+VFLAGS = ["--cc", "--exe", "--main", "--timing", "--coverage-line", "--coverage-toggle", "--coverage-expr",
+          "--coverage-user", "-CFLAGS", "-fcoroutines",
           "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vsim", "-o", "Vsim"]
 
 
@@ -359,6 +362,9 @@ def _save_runtime(obj: Path):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+_SVA_RE = re.compile(r"^[^\n;]*\b(cover|assert|assume)\s+property\b[^;]*;", re.M)
+
+
 def _diags(out: str, line_offset: int) -> list:
     ds = parse_diagnostics(out)
     for d in ds:      # body-form lines are shifted by the generated header
@@ -430,7 +436,8 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
         if not sandbox.module_names(stimulus) and ports is None:
             from .ports import PortError, detect_clock_reset, parse_ports
             try:
-                ports = parse_ports(sources, top)
+                # Yosys 0.23 (eda.ports) does not parse concurrent assertions; ports do not need them
+                ports = parse_ports({n: _SVA_RE.sub("", t) for n, t in sources.items()}, top)
             except PortError as e:
                 return every(verdict("error", [Diagnostic(f"cannot read the DUT's ports to wrap a body stimulus: {e}")]))
             if clock is None:

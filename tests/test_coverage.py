@@ -56,9 +56,10 @@ def first():
 
 @pytest.fixture(scope="module")
 def second():
-    # body form: we declare the ports and drive clk; sel=3 reaches the second cover point
+    # body form: ports read from the DUT (Yosys), we declare them and drive clk; sel=3 reaches
+    # the second cover point
     body = "initial begin rst = 1; #12 rst = 0; sel = 3; #20 $finish; end"
-    return coverage_run(SRC, "cov_dut", body, ports=PORTS, clock="clk")
+    return coverage_run(SRC, "cov_dut", body)
 
 
 def _count(res, typ, comment, line=None):
@@ -105,7 +106,7 @@ def test_parser_reads_raw_file():
         ("a.v", 12, 3, "expr", "m", "uut.s", "(x==1'h0) => 1", 7)
 
 
-def test_merge_sums_counts(first, second):
+def test_merge_sums_counts(first, second, tmp_path):
     assert second.status == "pass", second.diagnostics
     assert second.data["form"] == "body"
     db = merge([first, second])
@@ -126,8 +127,10 @@ def test_merge_sums_counts(first, second):
     assert "module cov_dut" in ann and ann.count("%000000") == 1   # the sel==3 cover line
     lcov = first.db().to_lcov()
     assert "SF:cov_dut.v" in lcov and "DA:2,4" in lcov and "LH:" in lcov
-    html = db.html("t")
-    assert "<td>user</td><td>2</td><td>2</td>" in html
+    html = db.write_html(tmp_path / "cov.html", "t").read_text()
+    assert "<td>user</td><td>2</td><td>2</td>" in html and "class=miss" not in html
+    assert "class=miss" in first.db().html()        # the sel==3 cover line, alone
+    assert db.summary("module")[("cov_dut", "user")] == (2, 2)
 
 
 def test_compile_error_is_a_verdict():
