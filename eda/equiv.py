@@ -1,0 +1,636 @@
+"""Is a candidate the same circuit as the reference?  Interface check, formal
+equivalence (Yosys miter + SAT), bounded model check, random co-simulation.
+
+An optimizer rewarded by a weak testbench learns the testbench; this stage is the
+guard.  `equivalence(...).status` is the verdict itself:
+
+    proven             SAT proof (combinational) or temporal induction (sequential)
+    bounded(N)         no difference in the first N cycles after reset (induction inconclusive)
+    cosim(K vectors)   formal check unavailable/timed out; K random cycles agreed in Icarus
+    counterexample     the designs differ; data/diagnostics hold the inputs per cycle
+    unknown(timeout)   nothing conclusive within the time limit
+plus `error` (a design does not elaborate), `rejected` (candidate failed screening) and
+`fail` (ports differ; see `check_interface`).
+
+Method.  Each design is elaborated on its own (`proc; flatten; memory`) and saved as
+RTLIL with its top renamed eqgold/eqgate, so the two never share a module namespace
+and `define`s never cross.  Sequential designs start from zero with the reset asserted
+in cycle 1; single-clock designs map one SAT step to one clock cycle, anything else
+(several clocks, both edges, latches, derived clocks) goes through `clk2fflogic`.
+A SAT counterexample is replayed in Icarus before it is reported, because SAT reads
+reference X as 0 and starts registers at zero; a trace the simulator does not confirm
+is not reported as a counterexample.  Co-simulation compares every output twice per
+cycle; X bits of the reference are don't-care, X in the candidate where the reference
+is defined is a difference.
+"""
+import json
+import random
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import tools
+from .report import Diagnostic, StageResult
+from .sandbox import Limits, Sandbox, module_names, run, screen, strip_comments
+
+FF_TYPES = {"$dff", "$dffe", "$adff", "$adffe", "$sdff", "$sdffe", "$sdffce", "$dffsr", "$dffsre",
+            "$aldff", "$aldffe"}
+OTHER_STATE = {"$dlatch", "$adlatch", "$dlatchsr", "$ff", "$mem", "$mem_v2", "$memwr", "$memwr_v2",
+               "$memrd", "$memrd_v2", "$sr"}
+
+
+@dataclass
+class _Design:
+    """One side of the comparison after elaboration."""
+    tag: str                     # gold | gate
+    il: Path
+    ports: dict                  # name -> (direction, width)
+    state: bool                  # has registers, latches or memories
+    clocks: set                  # {(port, polarity)} of plain flip-flops
+    complex_clocking: bool       # latches, memories, derived or several clocks
+    problems: list               # logic loops, conflicting drivers (from `check`)
+
+
+class _Fail(Exception):
+    def __init__(self, status, message, data=None, log=""):
+        super().__init__(message)
+        self.status, self.message, self.data, self.log = status, message, data or {}, log
+
+
+# ---- elaboration --------------------------------------------------------------
+
+def _safe(name: str) -> str:
+    base = str(name).replace("\\", "/").rsplit("/", 1)[-1]
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", base) or "src.v"
+
+
+def _write(folder: Path, sources: dict) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    hdl = []
+    for name, text in sources.items():
+        n = _safe(name)
+        (folder / n).write_bytes(text.encode() if isinstance(text, str) else text)
+        if n.endswith((".v", ".sv")):
+            hdl.append(n)
+    return hdl
+
+
+def _elaborate(sources: dict, top: str, tag: str, root: Path, deadline: float) -> _Design:
+    folder = root / tag
+    files = _write(folder, sources)
+    if not files:
+        raise _Fail("error", f"{'reference' if tag == 'gold' else 'candidate'}: no .v/.sv source files")
+    reads = "\n".join(f"read_verilog -sv {f}" for f in files)
+    script = f"""{reads}
+hierarchy -check -top {top}
+proc
+flatten
+memory
+opt_clean
+hierarchy -top {top}
+tee -o check.txt check
+rename {top} eq{tag}
+write_rtlil ../{tag}.il
+write_json ../{tag}.json
+"""
+    (folder / "prep.ys").write_text(script)
+    r = run([tools.which("yosys"), "-q", "-s", "prep.ys"], folder, _limits(deadline, 0.5))
+    who = "reference" if tag == "gold" else "candidate"
+    if r.timed_out:
+        raise _Fail("unknown(timeout)", f"{who}: yosys elaboration took longer than the time limit", log=r.out[-2000:])
+    js = root / f"{tag}.json"
+    if not r.ok or not js.exists():
+        err = next((ln.strip() for ln in r.out.splitlines() if "ERROR" in ln), r.out.strip()[-300:])
+        if r.limit == "memory":
+            err = "yosys ran out of memory"
+        raise _Fail("error", f"{who} does not elaborate: {err}", log=r.out[-2000:])
+    mod = json.loads(js.read_text())["modules"].get(f"eq{tag}", {})
+    ports = {n: (p["direction"], len(p["bits"])) for n, p in mod.get("ports", {}).items()}
+    bit_port = {b: n for n, p in mod.get("ports", {}).items() if p["direction"] == "input"
+                for b in p["bits"] if isinstance(b, int)}
+    clocks, state, complex_ = set(), False, False
+    for cell in mod.get("cells", {}).values():
+        t = cell["type"]
+        if t in FF_TYPES:
+            state = True
+            clk = cell["connections"].get("CLK", [None])[0]
+            pol = str(cell["parameters"].get("CLK_POLARITY", "1")).lstrip("0") or "0"
+            if clk not in bit_port:
+                complex_ = True               # clock made inside the design
+            else:
+                clocks.add((bit_port[clk], pol == "1"))
+        elif t in OTHER_STATE:
+            state = complex_ = True
+    check = (folder / "check.txt").read_text(errors="replace") if (folder / "check.txt").exists() else ""
+    problems = sorted({m.strip() for m in re.findall(r"(found logic loop[^\n]*|multiple conflicting drivers[^\n]*)", check)})
+    return _Design(tag, root / f"{tag}.il", ports, state, clocks, complex_, problems)
+
+
+def _sim_only(sources, top, tag, root, why, clock) -> _Design:
+    """A design Yosys cannot elaborate: ports from the interface only, compared by simulation."""
+    from .ports import PortError, parse_ports_ex
+    try:
+        ports = {p.name: (p.direction, p.width) for p in parse_ports_ex(sources, top)[0]}
+    except PortError:
+        raise _Fail("error", why) from None
+    seq = clock is not None or bool(re.search(r"\b(posedge|negedge)\b", "\n".join(
+        strip_comments(t) for t in sources.values() if isinstance(t, str))))
+    return _Design(tag, None, ports, seq, set(), True, [why])
+
+
+def _limits(deadline: float, share: float = 1.0) -> Limits:
+    left = max(1.0, (deadline - time.monotonic()) * share)
+    return Limits(wall_s=left, cpu_s=int(left) + 5, mem_mb=4096, out_mb=64)
+
+
+# ---- interface ----------------------------------------------------------------
+
+def _port_diff(cand: dict, ref: dict) -> list[str]:
+    """Readable differences between two {name: (direction, width)} port maps."""
+    out = []
+    for n, (d, w) in ref.items():
+        if n not in cand:
+            out.append(f"missing port '{n}' ({d} [{w}])")
+        elif cand[n] != (d, w):
+            cd, cw = cand[n]
+            if cd != d:
+                out.append(f"port '{n}' is an {cd} in the candidate, an {d} in the reference")
+            if cw != w:
+                out.append(f"port '{n}' is {cw} bit{'s' * (cw != 1)} wide in the candidate, {w} in the reference")
+    out += [f"extra port '{n}' ({d} [{w}]) not in the reference" for n, (d, w) in cand.items() if n not in ref]
+    return out
+
+
+def check_interface(cand: dict, ref: dict, top: str, ref_top: str | None = None, timeout_s: float = 60) -> StageResult:
+    """StageResult(name="interface"): pass when the candidate's `top` has exactly the
+    reference's ports (names, directions, widths)."""
+    t0 = time.monotonic()
+    from .ports import PortError, parse_ports
+    res = StageResult("interface", "pass", tool="yosys", version=tools.version("yosys"))
+    bad = [r for name, text in cand.items() if isinstance(text, str) for r in screen(text, name)]
+    if bad:
+        res.status, res.diagnostics = "rejected", [Diagnostic(b) for b in bad]
+        return res
+    try:
+        rp = {p.name: (p.direction, p.width) for p in parse_ports(ref, ref_top or top, timeout_s)}
+    except PortError as e:
+        res.status, res.diagnostics = "error", [Diagnostic(f"reference: {e}")]
+        return res
+    try:
+        cp = {p.name: (p.direction, p.width) for p in parse_ports(cand, top, timeout_s)}
+    except PortError as e:
+        res.status, res.diagnostics = "fail", [Diagnostic(f"candidate: {e}")]
+        return res
+    diff = _port_diff(cp, rp)
+    res.data = {"ports": {n: {"direction": d, "width": w} for n, (d, w) in rp.items()}}
+    if diff:
+        res.status = "fail"
+        res.diagnostics = [Diagnostic(f"module '{top}': {d}") for d in diff]
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+# ---- SAT ------------------------------------------------------------------------
+
+_ROW = re.compile(r"^\s*(init|\d+)?\s*(\\\S+)\s+.*?\s([01xz-]+)\s*$")
+
+
+def _parse_trace(text: str) -> dict:
+    """{step: {signal: bits}} from the table yosys `sat -show-*` prints after FAIL!"""
+    tail = text[text.rfind("FAIL!"):]
+    steps: dict = {}
+    for line in tail.splitlines():
+        m = _ROW.match(line)
+        if m and m.group(1) != "init":
+            steps.setdefault(int(m.group(1) or 1), {})[m.group(2).lstrip("\\")] = m.group(3)
+    return steps
+
+
+def _sat(gold: _Design, gate: _Design, root: Path, clock, reset, active, depth, deadline, use_fflogic) -> dict:
+    """Run the miter; returns {verdict: proven|bounded|counterexample|unknown|error, trace, log, depth}."""
+    prep = "clk2fflogic" if use_fflogic else "async2sync"
+    sequential = gold.state or gate.state
+    sat = "sat -prove trigger 0 -show-inputs -show-outputs"
+    left = max(1, int(deadline - time.monotonic()))
+    if sequential:
+        sets, skip = [], 0
+        if reset:
+            n = 3 if use_fflogic else 1       # fflogic: an edge needs clk 0 -> 1 inside the reset
+            sets += [f"-set-at {k} in_{reset} {active}" for k in range(1, n + 1)]
+            if use_fflogic and clock:
+                sets += [f"-set-at {k} in_{clock} {v}" for k, v in ((1, 0), (2, 1), (3, 0))]
+            skip = n
+        steps = depth * (2 if use_fflogic else 1) + skip
+        sat += f" -tempinduct -set-init-zero {' '.join(sets)} {'-seq %d' % skip if skip else ''} -maxsteps {steps}"
+    sat += f" -timeout {left} miter"
+    script = f"""read_rtlil {gold.il.name}
+read_rtlil {gate.il.name}
+{prep}
+miter -equiv -flatten -make_outputs eqgold eqgate miter
+hierarchy -top miter
+opt -fast
+{sat}
+"""
+    (root / "miter.ys").write_text(script)
+    r = run([tools.which("yosys"), "-s", "miter.ys"], root, _limits(deadline))
+    out = r.out
+    res = {"log": out[-3000:], "seconds": r.seconds, "method": "sat-induction" if sequential else "sat"}
+    if r.timed_out or "timeout" in out.lower() and "SUCCESS" not in out and "FAIL!" not in out:
+        res["verdict"] = "unknown"
+    elif "SUCCESS!" in out:
+        res["verdict"] = "proven"
+    elif "FAIL!" in out:
+        res["verdict"], res["trace"] = "counterexample", _parse_trace(out)
+    elif "Reached maximum number of time steps" in out:
+        res["verdict"], res["depth"] = "bounded", depth
+    else:
+        err = next((ln.strip() for ln in out.splitlines() if "ERROR" in ln), f"yosys exit {r.rc}")
+        res["verdict"], res["error"] = "error", err
+    return res
+
+
+def _bits_to_int(bits: str) -> int | None:
+    return int(bits, 2) if bits and set(bits) <= {"0", "1"} else None
+
+
+def _trace_vectors(trace: dict, inputs: list, fflogic: bool, clock) -> tuple[list, int]:
+    """SAT trace -> per-cycle input dicts, and the 0-based cycle of the first difference."""
+    steps = sorted(trace)
+    vecs = []
+    for s in steps:
+        v = {}
+        for name, w in inputs:
+            if name == clock and not fflogic:
+                continue
+            b = trace[s].get(f"in_{name}")
+            v[name] = _bits_to_int(b) if b is not None else 0
+        vecs.append(v)
+    first = next((i for i, s in enumerate(steps) if trace[s].get("trigger") == "1"), len(steps) - 1)
+    return vecs, first
+
+
+# ---- co-simulation --------------------------------------------------------------
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+
+
+def _preprocess(sources: dict, tag: str, root: Path, deadline: float) -> str:
+    """One design through Icarus' preprocessor (its own `define`s stay its own), then
+    every module it defines renamed <tag>_<name>."""
+    folder = root / f"sim_{tag}"
+    files = _write(folder, sources)
+    r = run([tools.which("iverilog"), "-g2012", "-E", "-I.", "-o", "pre.v"] + files, folder, _limits(deadline, 0.3))
+    if not r.ok:
+        who = "reference" if tag == "gold" else "candidate"
+        raise _Fail("error", f"{who}: icarus preprocessor failed: {r.out.strip()[-300:]}")
+    text = strip_comments((folder / "pre.v").read_text(errors="replace"))
+    mods = set(module_names(text))
+    if mods:
+        pat = re.compile(r"(?<![\w$.`'\\])(" + "|".join(sorted(map(re.escape, mods), key=len, reverse=True)) + r")(?![\w$])")
+        text = pat.sub(lambda m: f"{tag}_{m.group(1)}", text)
+    return "`resetall\n`timescale 1ns/1ps\n" + text
+
+
+def _lit(width: int, value: int | None) -> str:
+    return f"{width}'b{'x' * width}" if value is None else f"{width}'h{value:x}"
+
+
+def _port_ref(name: str) -> str:
+    return name if _IDENT.fullmatch(name) else f"\\{name} "
+
+
+def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_first: bool, nonce: str) -> str:
+    """Both designs side by side on the same stimulus. Clocked: per cycle, inputs at +1,
+    compare at +4, posedge at +5, compare at +9, negedge at +10.  Unclocked: one step
+    per 10 time units, compare at +5."""
+    L = ["`timescale 1ns/1ps", f"module eqtb_{nonce};", "integer k; reg bad;"]
+    for i, (n, w) in enumerate(inputs):
+        L.append(f"reg [{w - 1}:0] i{i};")
+    if clock:
+        L.append("reg clk_eq;")
+    for i, (n, w) in enumerate(outputs):
+        L.append(f"wire [{w - 1}:0] r{i}, g{i};")
+    for side, pre in (("gold", "r"), ("gate", "g")):
+        conns = [f".{_port_ref(n)}(i{i})" for i, (n, w) in enumerate(inputs)]
+        if clock:
+            conns.append(f".{_port_ref(clock)}(clk_eq)")
+        conns += [f".{_port_ref(n)}({pre}{i})" for i, (n, w) in enumerate(outputs)]
+        L.append(f"{side}_{top} u_{side} ({', '.join(conns)});")
+    L.append("reg anybad;")
+    L.append("task check(input integer cyc, input integer ph); begin anybad = 0;")
+    for i, (n, w) in enumerate(outputs):
+        L.append(f"  bad = 0; for (k = 0; k < {w}; k = k + 1) "
+                 f"if ((r{i}[k] === 1'b0 || r{i}[k] === 1'b1) && g{i}[k] !== r{i}[k]) bad = 1;")
+        L.append(f"  if (bad) begin anybad = 1; $display(\"@@{nonce} MIS %0d %0d {i} %b %b\", cyc, ph, g{i}, r{i}); end")
+    L.append("  if (anybad) $finish;")
+    L.append("end endtask")
+    L.append("initial begin")
+    if clock:
+        L.append("  clk_eq = 0;")
+    prev = {}
+    for c, v in enumerate(vecs):
+        sets = [f"i{i} = {_lit(w, v.get(n, 0))};" for i, (n, w) in enumerate(inputs) if prev.get(n, -1) != v.get(n, 0)]
+        prev = dict(v)
+        if clock:
+            first = "" if (c == 0 and skip_first) else f" check({c}, 0);"
+            L.append(f"  #1 {' '.join(sets)} #3{first} #1 clk_eq = 1; #4 check({c}, 1); #1 clk_eq = 0;")
+        else:
+            chk = "" if (c == 0 and skip_first) else f" check({c}, 0);"
+            L.append(f"  #1 {' '.join(sets)} #5{chk} #4;")
+    L.append(f"  $display(\"@@{nonce} DONE {len(vecs)}\"); $finish;")
+    L.append("end")
+    L.append("endmodule")
+    return "\n".join(L)
+
+
+def _random_vectors(inputs: list, cycles: int, reset, active, seed: int) -> list:
+    """Biased random stimulus: corner values often, the reset held for 2 cycles then now and then."""
+    rnd = random.Random(seed)
+    vecs = []
+    for c in range(cycles):
+        v = {}
+        for n, w in inputs:
+            if n == reset:
+                on = c < 2 or rnd.random() < 0.01
+                v[n] = active if on else 1 - active
+                continue
+            r = rnd.random()
+            if w == 1:
+                v[n] = rnd.getrandbits(1)
+            elif r < 0.1:
+                v[n] = 0
+            elif r < 0.2:
+                v[n] = (1 << w) - 1
+            elif r < 0.3:
+                v[n] = rnd.randrange(min(4, 1 << w))
+            elif r < 0.35:
+                v[n] = 1 << rnd.randrange(w)
+            else:
+                v[n] = rnd.getrandbits(w)
+        vecs.append(v)
+    return vecs
+
+
+def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: list, skip_first: bool,
+           root: Path, deadline: float, tag: str) -> dict:
+    """{ok, cycles, mismatch: {cycle, phase, outputs{name: (cand_bits, ref_bits)}}, error}."""
+    nonce = secrets.token_hex(4)
+    inputs = [(n, w) for n, (d, w) in ports.items() if d == "input" and n != clock]
+    outputs = [(n, w) for n, (d, w) in ports.items() if d == "output"]
+    folder = root / f"cosim_{tag}"
+    folder.mkdir(exist_ok=True)
+    (folder / "tb.v").write_text(_testbench(top, inputs, outputs, vecs, clock, skip_first, nonce))
+    (folder / "gold.v").write_text(gold_pre)
+    (folder / "gate.v").write_text(gate_pre)
+    r = run([tools.which("iverilog"), "-g2012", "-o", "sim", "-s", f"eqtb_{nonce}", "tb.v", "gold.v", "gate.v"],
+            folder, _limits(deadline, 0.5))
+    if not r.ok:
+        return {"ok": False, "error": "timeout" if r.timed_out else f"icarus cannot compile: {r.out.strip()[-300:]}"}
+    r = run([tools.which("vvp"), "-n", "sim"], folder, _limits(deadline))
+    res = {"ok": True, "cycles": len(vecs), "seconds": r.seconds}
+    mis = re.findall(rf"@@{nonce} MIS (\d+) (\d+) (\d+) (\S+) (\S+)", r.out)
+    if mis:
+        cyc, ph = int(mis[0][0]), int(mis[0][1])
+        res["mismatch"] = {"cycle": cyc, "phase": ph,
+                           "outputs": {outputs[int(i)][0]: (g, rf_) for c, p, i, g, rf_ in mis
+                                       if int(c) == cyc and int(p) == ph}}
+    elif f"@@{nonce} DONE" not in r.out:
+        res["ok"] = False
+        res["error"] = ("timeout" if r.timed_out else
+                        "simulation stopped early (a design called $finish/$stop, or the simulator failed): "
+                        + r.out.strip()[-200:])
+    return res
+
+
+# ---- verdict text ----------------------------------------------------------------
+
+def _fmt(bits_or_int, width=None) -> str:
+    if isinstance(bits_or_int, str):
+        v = _bits_to_int(bits_or_int)
+        if v is None:
+            return f"{len(bits_or_int)}'b{bits_or_int}"
+        width = len(bits_or_int)
+        bits_or_int = v
+    v = bits_or_int
+    if v is None:
+        return "x"
+    return str(v) if (width or 0) <= 16 else f"'h{v:x}"
+
+
+def _cex(vecs: list, inputs: list, clock, reset, mismatch: dict, method: str, seq: bool) -> tuple[dict, str]:
+    """data['counterexample'] and the feedback sentence."""
+    cyc = mismatch["cycle"]
+    widths = dict(inputs)
+    shown = vecs[: cyc + 1]
+    cycles = [{"cycle": c, "inputs": {n: _fmt(v.get(n), widths[n]) for n, _ in inputs if n != clock}}
+              for c, v in enumerate(shown)]
+    outs = {n: {"candidate": _fmt(g), "reference": _fmt(r)} for n, (g, r) in mismatch["outputs"].items()}
+    diff = "; ".join(f"{n} is {o['candidate']}, reference gives {o['reference']}" for n, o in outs.items())
+
+    def ins(c):
+        return ", ".join(f"{n}={v}" for n, v in cycles[c]["inputs"].items()) or "no inputs"
+    if not seq:
+        text = f"with {ins(cyc)}: {diff}"
+    else:
+        when = "before" if mismatch.get("phase", 0) == 0 else "after"
+        hist = " | ".join(f"cycle {c}: {ins(c)}" for c in range(max(0, cyc - 5), cyc + 1))
+        more = f" (cycles 0..{cyc - 6} not shown)" if cyc > 5 else ""
+        text = f"at cycle {cyc} ({when} the clock edge) {diff}; inputs{more}: {hist}"
+    data = {"cycle": cyc, "phase": "pre-edge" if mismatch.get("phase", 0) == 0 else "post-edge",
+            "inputs": cycles, "outputs": outs, "found_by": method}
+    return data, text
+
+
+# ---- main entry --------------------------------------------------------------------
+
+def equivalence(cand: dict, ref: dict, top: str, clock=None, reset=None, reset_active_low=None, depth=20,
+                cosim_cycles=2000, timeout_s=60, seed=1, ref_top: str | None = None) -> StageResult:
+    """Compare candidate sources (name -> text) with the reference; see the module doc for verdicts."""
+    t0 = time.monotonic()
+    deadline = t0 + timeout_s
+    res = StageResult("equiv", "error", tool="yosys+icarus",
+                      version=f"{tools.version('yosys')}; {tools.version('iverilog')}")
+    bad = [r for name, text in cand.items() for r in (screen(text, name) if isinstance(text, str)
+                                                        else [f"{name}: not text"])]
+    if bad:
+        res.status, res.diagnostics = "rejected", [Diagnostic(b) for b in bad]
+        res.data = {"verdict": "rejected"}
+        return res
+    try:
+        with Sandbox(prefix="rtla-equiv-") as sb:
+            _run(res, cand, ref, top, ref_top or top, clock, reset, reset_active_low, depth, cosim_cycles,
+                 seed, sb.path, deadline)
+    except _Fail as f:
+        res.status = f.status
+        res.diagnostics.append(Diagnostic(f.message))
+        res.data.update(f.data)
+        res.data.setdefault("verdict", f.status)
+        res.log = f.log
+    except Exception as e:  # a crash here must not take the caller down
+        res.status = "error"
+        res.diagnostics.append(Diagnostic(f"equivalence check crashed: {e.__class__.__name__}: {e}"))
+        res.data.setdefault("verdict", "error")
+    res.seconds = round(time.monotonic() - t0, 3)
+    res.data["seconds"] = res.seconds
+    return res
+
+
+def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, cosim_cycles, seed, root, deadline):
+    try:
+        gold = _elaborate(ref, ref_top, "gold", root, deadline)
+    except _Fail as f:
+        if f.status != "error":
+            raise
+        gold = _sim_only(ref, ref_top, "gold", root, f.message, clock)   # e.g. float_multi's event list
+    try:
+        gate = _elaborate(cand, top, "gate", root, deadline)
+    except _Fail as f:
+        if f.status != "error" or gold.il is not None:
+            raise
+        gate = _sim_only(cand, top, "gate", root, f.message, clock)
+    diff = _port_diff(gate.ports, gold.ports)
+    if diff:
+        raise _Fail("fail", f"interface differs from the reference: {'; '.join(diff)}",
+                    {"verdict": "interface mismatch", "differences": diff})
+    if any(d == "inout" for d, w in gold.ports.values()):
+        raise _Fail("error", "inout ports are not supported by the equivalence check")
+    if gate.problems and gate.il is not None:
+        raise _Fail("counterexample", f"candidate: {gate.problems[0]} (a combinational loop or "
+                    "conflicting drivers make a formal proof meaningless)", {"verdict": "counterexample",
+                                                                           "method": "structural",
+                                                                           "problems": gate.problems})
+    from .ports import Port, detect_clock_reset
+    sequential = gold.state or gate.state
+    plist = [Port(n, d, w) for n, (d, w) in gold.ports.items()]
+    g_clock, g_reset, g_low = detect_clock_reset(plist, "\n".join(t for t in ref.values() if isinstance(t, str)))
+    clocks = gold.clocks | gate.clocks
+    if clock is None and sequential:
+        ports_clk = {p for p, _ in clocks}
+        clock = next(iter(ports_clk)) if len(ports_clk) == 1 else g_clock
+    if reset is None and sequential:
+        reset = g_reset
+    if reset_active_low is None:
+        reset_active_low = g_low if reset == g_reset else bool(re.search(r"(_n|n)$", reset or ""))
+    for name, what in ((clock, "clock"), (reset, "reset")):
+        if name is not None and gold.ports.get(name, ("", 0)) != ("input", 1):
+            raise _Fail("error", f"{what} '{name}' is not a 1-bit input of '{top}'")
+    active = 0 if reset_active_low else 1
+    fflogic = sequential and (gold.complex_clocking or gate.complex_clocking or len(clocks) > 1
+                              or (clock is not None and clocks and next(iter(clocks))[0] != clock))
+    res.data.update({"sequential": sequential, "clock": clock, "reset": reset,
+                     "reset_active_low": bool(reset_active_low), "clocking": "clk2fflogic" if fflogic else "single"})
+    inputs = [(n, w) for n, (d, w) in gold.ports.items() if d == "input"]
+
+    # 1. formal: proof, induction, bounded check
+    if gold.il is None or gate.il is None:
+        sat = {"verdict": "error", "error": gold.problems[0] if gold.il is None else gate.problems[0],
+               "log": "", "seconds": 0.0, "method": "cosim"}
+    else:
+        sat = _sat(gold, gate, root, clock, reset, active, depth, deadline - 0.35 * (deadline - time.monotonic()), fflogic)
+    res.log = sat["log"]
+    res.data["sat_seconds"] = round(sat["seconds"], 3)
+    verdict = sat["verdict"]
+    notes = []
+    if verdict == "proven":
+        res.status = "proven"
+        res.data.update({"verdict": "proven", "method": sat["method"]})
+        return
+    if sat.get("error"):
+        notes.append(f"formal check not possible: {sat['error']}")
+    elif verdict == "unknown":
+        notes.append("formal check timed out")
+
+    # 2. simulation: replay a SAT trace, then random stimulus
+    try:
+        gpre = _preprocess(ref, "gold", root, deadline)
+        tpre = _preprocess(cand, "gate", root, deadline)
+    except _Fail as f:
+        gpre = tpre = None
+        notes.append(f.message)
+    sim_clock = clock if (sequential and clock) else None
+    if verdict == "counterexample":
+        vecs, first = _trace_vectors(sat.get("trace", {}), inputs, fflogic, sim_clock)
+        mapped = vecs if not (fflogic and sim_clock) else None
+        if gpre is not None and mapped:
+            rep = _cosim(gpre, tpre, top, gold.ports, None if fflogic else sim_clock, mapped,
+                         bool(reset) and sequential, root, deadline, "replay")
+            if rep.get("mismatch"):
+                data, text = _cex(mapped, inputs, None if fflogic else sim_clock, reset, rep["mismatch"],
+                                  "sat (replayed in icarus)", sequential)
+                _set_cex(res, data, text, sat["method"])
+                return
+            if not rep["ok"] and "cannot compile" in rep.get("error", ""):
+                _sat_cex_unreplayed(res, sat, vecs, first, inputs, sim_clock, gold, sequential)
+                return
+            notes.append("SAT counterexample not reproduced in simulation (X or initial-value semantics); "
+                         "falling back to co-simulation")
+        else:
+            _sat_cex_unreplayed(res, sat, vecs, first, inputs, sim_clock, gold, sequential)
+            return
+    if gpre is None:
+        _final(res, verdict, depth, sat, notes, None)
+        return
+    if time.monotonic() > deadline - 0.5:
+        notes.append("no time left for co-simulation")
+        _final(res, verdict, depth, sat, notes, None)
+        return
+    cycles = cosim_cycles if sequential else min(cosim_cycles, 1 << min(30, sum(w for _, w in inputs)))
+    vecs = _random_vectors([(n, w) for n, w in inputs if n != sim_clock], max(1, cycles), reset if sequential else None,
+                           active, seed)
+    cs = _cosim(gpre, tpre, top, gold.ports, sim_clock, vecs, bool(reset) and sequential, root, deadline, "random")
+    res.data["cosim_seconds"] = round(cs.get("seconds", 0.0), 3)
+    if cs.get("mismatch"):
+        data, text = _cex(vecs, [(n, w) for n, w in inputs], sim_clock, reset, cs["mismatch"], "random co-simulation",
+                          sequential)
+        _set_cex(res, data, text, "cosim")
+        return
+    if not cs["ok"]:
+        notes.append(f"co-simulation: {cs['error']}")
+        if "stopped early" in cs["error"]:
+            res.status = "counterexample"
+            res.data.update({"verdict": "counterexample", "method": "cosim"})
+            res.diagnostics = [Diagnostic(n) for n in notes]
+            return
+        _final(res, verdict, depth, sat, notes, None)
+        return
+    _final(res, verdict, depth, sat, notes, cs["cycles"])
+
+
+def _sat_cex_unreplayed(res, sat, vecs, first, inputs, clock, gold, sequential):
+    """Report a SAT counterexample that could not be replayed, from SAT's own output values."""
+    trace = sat.get("trace", {})
+    steps = sorted(trace)
+    outs = {}
+    if steps:
+        last = trace[steps[min(first, len(steps) - 1)]]
+        for n, (d, w) in gold.ports.items():
+            if d == "output" and last.get(f"gold_{n}") != last.get(f"gate_{n}"):
+                outs[n] = (last.get(f"gate_{n}", "?"), last.get(f"gold_{n}", "?"))
+    data, text = _cex(vecs or [{}], [(n, w) for n, w in inputs], clock, None,
+                      {"cycle": min(first, max(0, len(vecs) - 1)), "phase": 0, "outputs": outs}, "sat", sequential)
+    _set_cex(res, data, text + " (from the SAT model; not replayed in simulation)", sat["method"])
+
+
+def _set_cex(res, data, text, method):
+    res.status = "counterexample"
+    res.data.update({"verdict": "counterexample", "method": method, "counterexample": data})
+    res.diagnostics = [Diagnostic(text)]
+
+
+def _final(res, verdict, depth, sat, notes, cosim_cycles):
+    if verdict == "bounded":
+        res.status = f"bounded({depth})"
+        res.data.update({"verdict": "bounded", "method": "sat-bmc", "depth": depth})
+        if cosim_cycles:
+            res.data["cosim_vectors"] = cosim_cycles
+        notes.insert(0, f"no difference in the first {depth} cycles after reset; induction did not close"
+                     + (f"; {cosim_cycles} random co-simulation cycles also agree" if cosim_cycles else ""))
+    elif cosim_cycles:
+        res.status = f"cosim({cosim_cycles} vectors)"
+        res.data.update({"verdict": "cosim", "method": "cosim", "vectors": cosim_cycles})
+    else:
+        res.status = "unknown(timeout)"
+        res.data.update({"verdict": "unknown", "method": sat.get("method", "")})
+    res.diagnostics = [Diagnostic(n, severity="info" if res.status != "unknown(timeout)" else "error") for n in notes]
