@@ -100,8 +100,9 @@ def _norm_hier(h: str) -> str:
 
 
 def parse_coverage_dat(text: str, files=None) -> list:
-    """Points of a coverage.dat; `files` (basenames) keeps only points in those files."""
-    pts = []
+    """Points of a coverage.dat; `files` (basenames) keeps only points in those files.
+    Records with the same key (as verilator_coverage does) are summed into one point."""
+    pts, seen = [], {}
     for raw in text.splitlines():
         if not raw.startswith("C '"):
             continue
@@ -123,9 +124,13 @@ def parse_coverage_dat(text: str, files=None) -> list:
         hier = _norm_hier(kv.get("h", ""))
         kv_norm = dict(kv, h=hier)
         key = "\x01".join(f"{k}\x02{kv_norm[k]}" for k in sorted(kv_norm))
+        if key in seen:
+            seen[key].count += int(cnt)
+            continue
         pts.append(Point(Path(f).name, line, typ, module, hier, kv.get("o", ""), int(cnt),
                          int(kv["n"]) if kv.get("n", "").isdigit() else 0,
                          _lines_spec(kv["S"], line) if "S" in kv else (line,), key))
+        seen[key] = pts[-1]
     return pts
 
 

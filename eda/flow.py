@@ -22,6 +22,7 @@ ALL_STAGES = ("screen", "lint", "sim", "equiv", "synth", "sta")
 def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = None, tb=None,
              tb_top: str | None = None, ref=None, clock: str | None = "auto", reset: str | None = None,
              period: float = 10.0, stages=ALL_STAGES, simulators=("icarus", "verilator"),
+             sim_fallback_on_fail: bool = False,
              use_cache: bool = True, cache: Cache | None = None, limits: dict | None = None,
              equiv_opts: dict | None = None) -> Report:
     """Score one candidate. `sources`: dict name->text or paths. `tb`: testbench files (+ data files).
@@ -31,28 +32,59 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
     tb_texts = as_texts(tb)
     ref_texts = as_texts(ref)
     lims = limits or {}
-    settings = {"top": top, "pdk": pdk, "corner": corner, "tb_top": tb_top, "clock": clock, "reset": reset,
-                "period": period, "stages": list(stages), "simulators": list(simulators),
-                "equiv": equiv_opts or {}, "flow": FLOW_VERSION}
-    k = None
-    if use_cache:
-        lib_id = pdks.lib_hash(pdk, corner) if "synth" in stages else None
-        k = key({"src": text_hash(texts), "tb": text_hash(tb_texts), "ref": text_hash(ref_texts),
-                 "settings": settings, "lib": lib_id, "tools": tools.versions()})
-        cache = cache or Cache()
-        hit = cache.get(k)
-        if hit:
-            rep = Report.from_dict(hit)
-            rep.cached = True
-            rep.seconds = time.monotonic() - t0
-            return rep
+    eq = equiv_opts or {}
+    front = [s for s in stages if s in FRONT]
+    back = [s for s in stages if s in BACK]
+    src_id, ver = text_hash(texts), tools.versions()
+    # Two cache entries: what depends on the testbench/reference, and what depends on the PDK,
+    # so sweeping PDKs or clock periods re-simulates nothing.
+    k_front = key({"src": src_id, "tb": text_hash(tb_texts), "ref": text_hash(ref_texts), "top": top,
+                   "tb_top": tb_top, "clock": clock, "reset": reset, "stages": front, "sims": list(simulators),
+                   "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver})
+    k_back = key({"src": src_id, "top": top, "pdk": pdk, "corner": corner, "clock": clock, "period": period,
+                  "stages": back, "lib": pdks.lib_hash(pdk, corner) if back else None, "flow": FLOW_VERSION,
+                  "tools": ver}) if back else None
+    cache = (cache or Cache()) if use_cache else None
     rep = Report(top=top, pdk=pdk)
-    _run_stages(rep, texts, tb_texts, ref_texts, top, pdk, corner, tb_top, clock, reset, period, stages,
-                simulators, lims, equiv_opts or {})
+    hit_front = cache.get(k_front) if cache else None
+    if hit_front:
+        rep.stages = {k: StageResult.from_dict(v) for k, v in hit_front["stages"].items()}
+        rep.status = hit_front["status"]
+    else:
+        _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, front, simulators, lims, eq,
+               sim_fallback_on_fail)
+        if cache and not _timed_out(rep):   # timeouts depend on machine load: retry next time
+            cache.put(k_front, {"status": rep.status, "stages": {k: v.to_dict() for k, v in rep.stages.items()}})
+    hit_back = None
+    if rep.ok and back:
+        hit_back = cache.get(k_back) if cache else None
+        if hit_back:
+            for k, v in hit_back["stages"].items():
+                rep.add(StageResult.from_dict(v))
+            rep.area_um2, rep.delay_ns, rep.power_w, rep.ppa = (hit_back[x] for x in ("area_um2", "delay_ns",
+                                                                                      "power_w", "ppa"))
+        else:
+            n = len(rep.stages)
+            _back(rep, _decoded(texts), top, pdk, corner, clock, period, back, lims)
+            if cache and not _timed_out(rep):
+                cache.put(k_back, {"stages": {k: v.to_dict() for k, v in list(rep.stages.items())[n:]},
+                                   "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
+                                   "ppa": rep.ppa})
+    rep.cached = bool(hit_front) and (bool(hit_back) or not (rep.ok and back))
     rep.seconds = time.monotonic() - t0
-    if use_cache and rep.status not in ("timeout",):   # timeouts depend on machine load: retry next time
-        cache.put(k, rep.to_dict())
     return rep
+
+
+FRONT = ("screen", "lint", "sim", "equiv")
+BACK = ("synth", "sta")
+
+
+def _timed_out(rep) -> bool:
+    return any(s.status.startswith(("timeout", "unknown")) for s in rep.stages.values())
+
+
+def _decoded(texts: dict) -> dict:
+    return {n: t.decode("utf-8", "replace") if isinstance(t, bytes) else t for n, t in texts.items()}
 
 
 def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
@@ -76,39 +108,42 @@ def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
     clash = sorted(tb_mods & set(mods))
     if clash:
         reasons.append(f"candidate defines module(s) {', '.join(clash)} that the testbench defines")
-    texts.update(decoded)
     return StageResult("screen", "rejected" if reasons else "pass", time.monotonic() - t0, "rtl-agent", FLOW_VERSION,
                        [Diagnostic(r) for r in reasons])
 
 
-def _run_stages(rep, texts, tb_texts, ref_texts, top, pdk, corner, tb_top, clock, reset, period, stages,
-                simulators, lims, equiv_opts):
+def _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, stages, simulators, lims, equiv_opts,
+           sim_fallback_on_fail):
     def go(st: StageResult) -> bool:
         rep.add(st)
         return rep.ok
     if not go(_screen(texts, top, tb_texts)):
         return
+    texts = _decoded(texts)
     if "lint" in stages and not go(lint(texts, top, limits=lims.get("lint"))):
         return
     if "sim" in stages and tb_texts:
-        if not go(simulate(texts, tb_texts, tb_top=tb_top, limits=lims.get("sim"), simulators=simulators)):
+        if not go(simulate(texts, tb_texts, tb_top=tb_top, limits=lims.get("sim"), simulators=simulators,
+                           fallback_on_fail=sim_fallback_on_fail)):
             return
     if "equiv" in stages and ref_texts:
         from .equiv import check_interface, equivalence   # lazy: heavier, and only with a reference
         if not go(check_interface(texts, ref_texts, top)):
             return
-        if not go(equivalence(texts, ref_texts, top, clock=None if clock == "auto" else clock, reset=reset,
-                              **equiv_opts)):
-            return
-    if "synth" not in stages:
-        return
+        go(equivalence(texts, ref_texts, top, clock=None if clock == "auto" else clock, reset=reset, **equiv_opts))
+
+
+def _back(rep, texts, top, pdk, corner, clock, period, stages, lims):
+    def go(st: StageResult) -> bool:
+        rep.add(st)
+        return rep.ok
     try:
         lib = pdks.liberty(pdk, corner)
     except pdks.PdkMissing as e:
         rep.add(StageResult("synth", "error", diagnostics=[Diagnostic(str(e))]))
         return
     with Sandbox(prefix="rtla-synth-") as sb:
-        st = synthesize(texts, top, lib, sb.path, limits=lims.get("synth"))
+        st = synthesize(texts, top, lib, sb.path, limits=lims.get("synth"), cells=pdks.CELLS[pdk])
         if not go(st):
             return
         rep.area_um2 = st.data["area_um2"]

@@ -35,6 +35,16 @@ PDKS = {
     },
 }
 DEFAULT_CORNER = {"nangate45": "typ", "sky130hd": "tt"}
+# Cells the synthesis script needs by name: ties for constants, a buffer for plain assigns (OpenSTA
+# cannot read assign/concat netlists), and latches (Yosys 0.23's dfflibmap maps flops only).
+CELLS = {
+    "nangate45": {"tie_hi": "LOGIC1_X1 Z", "tie_lo": "LOGIC0_X1 Z", "buf": "BUF_X1 A Z",
+                  "latch_p": ("DLH_X1", "D", "G", "Q"), "latch_n": ("DLL_X1", "D", "GN", "Q")},
+    "sky130hd": {"tie_hi": "sky130_fd_sc_hd__conb_1 HI", "tie_lo": "sky130_fd_sc_hd__conb_1 LO",
+                 "buf": "sky130_fd_sc_hd__buf_1 A X",
+                 "latch_p": ("sky130_fd_sc_hd__dlxtp_1", "D", "GATE", "Q"),
+                 "latch_n": ("sky130_fd_sc_hd__dlxtn_1", "D", "GATE_N", "Q")},
+}
 
 
 class PdkMissing(FileNotFoundError):
