@@ -1,0 +1,113 @@
+"""The policy interface: the LLM that writes RTL and stimulus.
+
+Every backend samples; trainable ones (transformers+peft, or vLLM with a
+transformers trainer beside it) also score token sequences and take LoRA steps.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class PolicyError(RuntimeError):
+    """A backend could not load, reach its server, or understand a response."""
+
+
+@dataclass
+class Completion:
+    text: str
+    token_ids: list = field(default_factory=list)          # generated ids (stop-string tokens included, EOS not)
+    logprobs: list = field(default_factory=list)           # per generated token, raw model (temperature 1)
+    prompt_token_ids: list = field(default_factory=list)   # the templated prompt as the model saw it
+    finish_reason: str = "length"                          # "stop" (EOS or stop string) | "length"
+
+
+def as_messages(prompt) -> list:
+    """A str prompt is one user turn; a list is taken as chat messages already."""
+    if isinstance(prompt, str):
+        return [{"role": "user", "content": prompt}]
+    if isinstance(prompt, list) and all(isinstance(m, dict) and "role" in m and "content" in m for m in prompt):
+        return prompt
+    raise PolicyError(f"a prompt must be a str or a list of {{'role','content'}} messages, got {type(prompt).__name__}")
+
+
+def cut_at_stop(text: str, stop) -> tuple[str, bool]:
+    """Text before the first stop string (the stop string itself excluded, as vLLM does)."""
+    best = None
+    for s in stop or []:
+        i = text.find(s)
+        if s and i >= 0 and (best is None or i < best):
+            best = i
+    return (text, False) if best is None else (text[:best], True)
+
+
+class Policy:
+    """Sampling interface shared by every backend."""
+    name = "policy"
+    trainable = False
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256,
+               stop=None, seed=None) -> list[list[Completion]]:
+        """One list of n completions per prompt, in prompt order."""
+        raise NotImplementedError
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class TrainablePolicy(Policy):
+    """What the RL loop needs beyond sampling. Implemented by hf.HFPolicy.
+
+    logprobs(prompt_ids, completion_ids, adapter=True) -> list of 1-D tensors, one log p per
+        completion token; differentiable when adapter=True and grad is enabled; adapter=False
+        scores with the LoRA disabled (the frozen base model, for KL).
+    train_step(batch, lr, loss_fn=None) -> stats dict; batch is [(prompt_ids, completion_ids, advantage)];
+        the default loss is -(adv * token_mean_logprob).mean(); loss_fn(logprobs_list, batch) -> scalar
+        replaces it. .model and .optimizer are exposed for loops that want their own step.
+    save_adapter(dir) / load_adapter(dir): peft format (adapter_config.json + adapter_model.safetensors),
+        which vLLM also loads. .version counts updates.
+    """
+    trainable = True
+    version = 0
+
+    def logprobs(self, prompt_ids, completion_ids, adapter=True):
+        raise NotImplementedError
+
+    def train_step(self, batch, lr, loss_fn=None) -> dict:
+        raise NotImplementedError
+
+    def save_adapter(self, path):
+        raise NotImplementedError
+
+    def load_adapter(self, path):
+        raise NotImplementedError
+
+
+def make_policy(spec: str = "default", **opts) -> Policy:
+    """"default" | "hf:<path or id>" | "vllm:<path>" | "openai:<model>@<base_url>".
+
+    "default" is the transformers backend on the bundled SmolLM2-135M-Instruct; "vllm:default" is
+    vLLM on the same model. Options go to the backend's constructor.
+    """
+    spec = (spec or "default").strip()
+    kind, _, rest = spec.partition(":")
+    if spec == "default" or spec == "hf":
+        kind, rest = "hf", "default"
+    if kind == "hf":
+        from .hf import HFPolicy
+        return HFPolicy(rest or "default", **opts)
+    if kind == "vllm":
+        from .vllm_backend import VLLMPolicy
+        return VLLMPolicy(rest or "default", **opts)
+    if kind == "openai":
+        model, at, url = rest.rpartition("@")
+        if not at or not model or not url:
+            raise PolicyError(f"openai spec must be 'openai:<model>@<base_url>', got {spec!r}")
+        from .openai_backend import OpenAIPolicy
+        return OpenAIPolicy(model, url, **opts)
+    raise PolicyError(f"unknown policy spec {spec!r}: use default, hf:<path>, vllm:<path> or openai:<model>@<url>")
