@@ -1,0 +1,174 @@
+"""Mutant-kill benchmark: how many small bugs does a design's own testbench catch,
+and how many does testbench + equivalence catch?
+
+    .venv/bin/python bench/mutants.py [--suites rtllm,designs] [--per-design 20] [--timeout 8] [--workers 2]
+
+Writes bench/results/mutants.csv (one row per mutant and per reference self-check)
+and bench/results/mutants.md (per design, overall, equivalence time median/p95,
+verdicts of each reference against itself).  Mutants proven equivalent to the
+reference, and mutants that do not elaborate ("stillborn"), are left out of the
+denominator.
+"""
+import argparse
+import csv
+import datetime
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from eda import tools  # noqa: E402
+from eda.equiv import equivalence  # noqa: E402
+from eda.mutate import mutants  # noqa: E402
+from eda.report import is_pass  # noqa: E402
+from eda.sandbox import Limits  # noqa: E402
+from eda.simulate import simulate  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "results"
+
+
+def _tb(job, sources, sims):
+    st = simulate(sources, job["tb"], tb_top=job["tb_top"], limits=Limits(wall_s=20, cpu_s=40, mem_mb=4096),
+                  simulators=sims, fallback_on_fail=job["mutant"] is None)
+    return st
+
+
+def work(job) -> dict:
+    """One mutant (or, mutant None, the reference against itself)."""
+    ref = job["ref"]
+    src = ref if job["mutant"] is None else job["mutant"]
+    t0 = time.monotonic()
+    eq = equivalence(src, ref, job["top"], clock=job["clock"], reset=job["reset"],
+                     reset_active_low=job["low"], timeout_s=job["timeout"], seed=1)
+    eq_s = time.monotonic() - t0
+    tb = _tb(job, src, job["sims"])
+    row = {"suite": job["suite"], "design": job["design"], "mutant": "self" if job["mutant"] is None else job["id"],
+           "kind": job.get("kind", ""), "desc": job.get("desc", ""), "equiv": eq.status,
+           "equiv_method": eq.data.get("method", ""), "equiv_s": round(eq_s, 3), "tb": tb.status,
+           "tb_sim": tb.tool, "note": (eq.diagnostics[0].message[:160] if eq.diagnostics else "")}
+    return row
+
+
+def classify(r) -> str:
+    if r["equiv"] in ("error", "fail", "rejected"):
+        return "stillborn"
+    if r["equiv"] == "proven":
+        return "equivalent"
+    if r["equiv"] == "counterexample":
+        return "different"
+    return "undetermined"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suites", default="rtllm,designs")
+    ap.add_argument("--per-design", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=8.0, help="seconds per equivalence check")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", help="comma-separated design names")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    from designs.task import load_suite
+    from tqdm import tqdm
+
+    jobs = []
+    for suite in a.suites.split(","):
+        for t in load_suite(suite):
+            if a.only and t.name not in a.only.split(","):
+                continue
+            ref = t.reference_sources()
+            base = {"suite": suite, "design": t.name, "top": t.top, "clock": t.clock, "reset": t.reset,
+                    "low": t.reset_active_low, "ref": ref, "tb": t.testbench_sources(), "tb_top": t.tb_top,
+                    "timeout": a.timeout, "sims": ("icarus", "verilator"), "mutant": None}
+            jobs.append(base)
+            for m in mutants(ref, a.per_design, a.seed):
+                jobs.append(dict(base, mutant=m.sources, id=m.id, kind=m.kind, desc=m.desc))
+    rows = []
+    with ProcessPoolExecutor(a.workers) as ex:
+        futs = [ex.submit(work, j) for j in jobs]
+        for f in tqdm(as_completed(futs), total=len(futs), desc="mutants", unit="check"):
+            try:
+                rows.append(f.result())
+            except Exception as e:  # a crash is a finding, not the end of the run
+                rows.append({"suite": "?", "design": "?", "mutant": "?", "equiv": "crash", "note": str(e)[:160]})
+    rows.sort(key=lambda r: (r["suite"], r["design"], -1 if r["mutant"] == "self" else int(r["mutant"])
+                             if str(r["mutant"]).isdigit() else 10**6))
+    write(rows, a)
+
+
+def write(rows, a):
+    OUT.mkdir(parents=True, exist_ok=True)
+    keys = ["suite", "design", "mutant", "kind", "desc", "class", "equiv", "equiv_method", "equiv_s", "tb", "tb_sim",
+            "note"]
+    for r in rows:
+        r["class"] = "reference" if r.get("mutant") == "self" else classify(r)
+    with open(OUT / "mutants.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, keys, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    selfs = {(r["suite"], r["design"]): r for r in rows if r.get("mutant") == "self"}
+    L = [f"# Mutant-kill benchmark ({datetime.date(2026, 11, 30)})", "",
+         f"Tools: {tools.version('yosys')}; {tools.version('iverilog')}; {tools.version('verilator')}.",
+         f"Settings: {a.per_design} mutants per design (seed {a.seed}), equivalence timeout {a.timeout:g} s, "
+         f"depth 20, 2000 co-simulation cycles, {a.workers} workers. Command: `.venv/bin/python bench/mutants.py`.", "",
+         "Kill = the check rejects the mutant. Denominator = mutants that elaborate and are not proven equivalent "
+         "to the reference. (a) the design's own testbench; (b) testbench + equivalence (a mutant passes (b) only "
+         "if the testbench passes and the verdict is proven/bounded/cosim). A testbench counts only where the "
+         "reference passes it.", "",
+         "| suite | design | ref tb | ref vs itself | mutants | stillborn | proven equiv | denom | (a) tb kills | "
+         "(b) tb+equiv kills | undetermined |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    tot = dict(m=0, still=0, eqv=0, den=0, a=0, b=0, und=0, den_tb=0)
+    by_design = {}
+    for r in rows:
+        if r.get("mutant") != "self":
+            by_design.setdefault((r["suite"], r["design"]), []).append(r)
+    for key in sorted(set(by_design) | set(selfs)):
+        ms = by_design.get(key, [])
+        ref = selfs.get(key, {})
+        ref_tb_ok = ref.get("tb") == "pass"
+        den = [r for r in ms if r["class"] in ("different", "undetermined")]
+        ka = sum(1 for r in den if ref_tb_ok and r["tb"] != "pass")
+        kb = sum(1 for r in den if (ref_tb_ok and r["tb"] != "pass") or not is_pass(r["equiv"]))
+        und = sum(1 for r in den if r["class"] == "undetermined")
+        still = sum(1 for r in ms if r["class"] == "stillborn")
+        eqv = sum(1 for r in ms if r["class"] == "equivalent")
+        tot["m"] += len(ms); tot["still"] += still; tot["eqv"] += eqv; tot["den"] += len(den)
+        tot["a"] += ka; tot["b"] += kb; tot["und"] += und; tot["den_tb"] += len(den) if ref_tb_ok else 0
+        a_txt = f"{ka}/{len(den)}" if ref_tb_ok else "n/a"
+        L.append(f"| {key[0]} | {key[1]} | {ref.get('tb', '?')} ({ref.get('tb_sim', '')}) | {ref.get('equiv', '?')} | "
+                 f"{len(ms)} | {still} | {eqv} | {len(den)} | {a_txt} | {kb}/{len(den)} | {und} |")
+    pct = (lambda x, y: f"{100 * x / y:.1f}%" if y else "n/a")
+    L += ["", "## Overall", "",
+          f"- mutants: {tot['m']}; stillborn: {tot['still']}; proven equivalent: {tot['eqv']}; denominator: {tot['den']}",
+          f"- (a) testbench alone: {tot['a']}/{tot['den_tb']} = {pct(tot['a'], tot['den_tb'])} "
+          "(designs whose reference passes its testbench)",
+          f"- (b) testbench + equivalence: {tot['b']}/{tot['den']} = {pct(tot['b'], tot['den'])}",
+          f"- survivors of (b) (all undetermined: bounded/cosim verdicts, possibly equivalent): {tot['den'] - tot['b']}"]
+    times = sorted(float(r["equiv_s"]) for r in rows if r.get("equiv_s") not in (None, ""))
+    if times:
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        L.append(f"- equivalence check time over {len(times)} checks: median {statistics.median(times):.2f} s, "
+                 f"p95 {p95:.2f} s, max {times[-1]:.2f} s")
+    st = sorted(float(r["equiv_s"]) for r in selfs.values() if r.get("equiv_s") not in (None, ""))
+    verdicts = {}
+    for r in selfs.values():
+        verdicts[r["equiv"].split("(")[0]] = verdicts.get(r["equiv"].split("(")[0], 0) + 1
+    if st:
+        L.append(f"- references vs themselves: {verdicts}; time median {statistics.median(st):.2f} s, "
+                 f"p95 {st[min(len(st) - 1, int(0.95 * len(st)))]:.2f} s")
+    L += ["", "## References vs themselves (non-proven)", ""]
+    for key, r in sorted(selfs.items()):
+        if r["equiv"] != "proven":
+            L.append(f"- {key[1]}: {r['equiv']} ({r['equiv_s']} s) — {r.get('note', '')}")
+    und_rows = [r for r in rows if r.get("class") == "undetermined" and is_pass(r["equiv"]) and r["tb"] == "pass"]
+    L += ["", "## Mutants that survive both checks", ""]
+    L += [f"- {r['design']} #{r['mutant']} {r['desc']}: {r['equiv']}" for r in und_rows[:60]] or ["- none"]
+    (OUT / "mutants.md").write_text("\n".join(L) + "\n")
+    print("\n".join(L[-40:]))
+
+
+if __name__ == "__main__":
+    main()
