@@ -327,6 +327,14 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
     L.append("  if (anybad) $finish;")
     L.append("end endtask")
     L.append("initial begin")
+    if vecs == "exhaustive":
+        total = sum(w for _, w in inputs)
+        cat = ", ".join(f"i{i}" for i in range(len(inputs)))
+        L.append(f"  for (ex = 0; ex < {1 << total}; ex = ex + 1) begin {{{cat}}} = ex[{max(total - 1, 0)}:0]; "
+                 f"#5 check(ex, 0); #5; end")
+        L.append(f"  $display(\"@@{nonce} DONE {1 << total}\"); $finish;")
+        L += ["end", "endmodule"]
+        return "\n".join(L).replace("integer k;", "integer k; reg [40:0] ex;")
     if clock:
         L.append("  clk_eq = 0;")
     prev = {}
@@ -389,7 +397,10 @@ def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: lis
     if not r.ok:
         return {"ok": False, "error": "timeout" if r.timed_out else f"icarus cannot compile: {r.out.strip()[-300:]}"}
     r = run([tools.which("vvp"), "-n", "sim"], folder, _limits(deadline))
-    res = {"ok": True, "cycles": len(vecs), "seconds": r.seconds}
+    res = {"ok": True, "cycles": len(vecs) if isinstance(vecs, list) else 0, "seconds": r.seconds}
+    m = re.search(rf"@@{nonce} DONE (\d+)", r.out)
+    if m:
+        res["cycles"] = int(m.group(1))
     mis = re.findall(rf"@@{nonce} MIS (\d+) (\d+) (\d+) (\S+) (\S+)", r.out)
     if mis:
         cyc, ph = int(mis[0][0]), int(mis[0][1])
@@ -576,7 +587,22 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         notes.append("no time left for co-simulation")
         _final(res, verdict, depth, sat, notes, None)
         return
-    cycles = cosim_cycles if sequential else min(cosim_cycles, 1 << min(30, sum(w for _, w in inputs)))
+    in_bits = sum(w for _, w in inputs)
+    if not sequential and 0 < in_bits <= EXHAUSTIVE_BITS:
+        cs = _cosim(gpre, tpre, top, gold.ports, None, "exhaustive", False, root, deadline, "all")
+        if cs.get("mismatch"):
+            m = cs["mismatch"]
+            vec = _split(m["cycle"], inputs)
+            m["cycle"] = 0
+            data, text = _cex([vec], inputs, None, None, m, "exhaustive simulation", False)
+            _set_cex(res, data, text, "exhaustive simulation")
+            return
+        if cs["ok"]:
+            res.status = "proven"
+            res.data.update({"verdict": "proven", "method": "exhaustive simulation", "vectors": cs["cycles"]})
+            res.diagnostics = [Diagnostic(n, severity="info") for n in notes]
+            return
+    cycles = cosim_cycles if sequential else min(cosim_cycles, 1 << min(30, in_bits))
     vecs = _random_vectors([(n, w) for n, w in inputs if n != sim_clock], max(1, cycles), reset if sequential else None,
                            active, seed)
     cs = _cosim(gpre, tpre, top, gold.ports, sim_clock, vecs, bool(reset) and sequential, root, deadline, "random")
@@ -596,6 +622,18 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         _final(res, verdict, depth, sat, notes, None)
         return
     _final(res, verdict, depth, sat, notes, cs["cycles"])
+
+
+EXHAUSTIVE_BITS = 18     # combinational designs with at most this many input bits are simulated exhaustively
+
+
+def _split(value: int, inputs: list) -> dict:
+    """The exhaustive loop's counter -> input values ({i0, i1, ...} = counter)."""
+    out, shift = {}, sum(w for _, w in inputs)
+    for n, w in inputs:
+        shift -= w
+        out[n] = (value >> shift) & ((1 << w) - 1)
+    return out
 
 
 def _sat_cex_unreplayed(res, sat, vecs, first, inputs, clock, gold, sequential):
