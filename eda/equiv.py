@@ -237,7 +237,7 @@ opt -fast
     r = run([tools.which("yosys"), "-s", "miter.ys"], root, _limits(deadline))
     out = r.out
     res = {"log": out[-3000:], "seconds": r.seconds, "method": "sat-induction" if sequential else "sat"}
-    if r.timed_out or "timeout" in out.lower() and "SUCCESS" not in out and "FAIL!" not in out:
+    if r.timed_out:
         res["verdict"] = "unknown"
     elif "SUCCESS!" in out:
         res["verdict"] = "proven"
@@ -245,6 +245,8 @@ opt -fast
         res["verdict"], res["trace"] = "counterexample", _parse_trace(out)
     elif "Reached maximum number of time steps" in out:
         res["verdict"], res["depth"] = "bounded", depth
+    elif re.search(r"(?i)timeout|timed out", out.split("Executing SAT pass", 1)[-1]):
+        res["verdict"] = "unknown"
     else:
         err = next((ln.strip() for ln in out.splitlines() if "ERROR" in ln), f"yosys exit {r.rc}")
         res["verdict"], res["error"] = "error", err
