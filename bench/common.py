@@ -5,6 +5,7 @@ import platform
 import pandas as pd
 
 from eda import tools
+from rtl_agent.tables import md_table  # noqa: F401  (re-exported for bench scripts)
 
 
 def header(title: str, extra: dict | None = None) -> str:
@@ -18,18 +19,3 @@ def header(title: str, extra: dict | None = None) -> str:
 def _cores():
     import os
     return os.cpu_count()
-
-
-def md_table(df: pd.DataFrame, floatfmt=".4g") -> str:
-    cols = list(df.columns)
-    out = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
-    for _, row in df.iterrows():
-        cells = []
-        for c in cols:
-            v = row[c]
-            if isinstance(v, float):
-                cells.append("" if pd.isna(v) else format(v, floatfmt))
-            else:
-                cells.append(str(v).replace("|", "/").replace("\n", " "))
-        out.append("| " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n"

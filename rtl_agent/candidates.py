@@ -1,0 +1,78 @@
+"""Where regression candidates come from: the reference, a folder of files, or a model."""
+from pathlib import Path
+
+
+class ReferencePolicy:
+    """The harness sanity check: the reference RTL itself, one sample."""
+    parallel_ok = True
+    name = "reference"
+
+    def candidates(self, task, n, cache_dir: Path):
+        return [("reference", task.reference_sources(), None)]
+
+
+class FilesPolicy:
+    """Pre-generated candidates laid out as DIR/t1/<design>.v ... DIR/tN/<design>.v (RTLLM's layout)."""
+    parallel_ok = True
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise FileNotFoundError(f"candidate folder not found: {self.folder}")
+        self.tries = sorted((p for p in self.folder.iterdir() if p.is_dir() and p.name.startswith("t")
+                             and p.name[1:].isdigit()), key=lambda p: int(p.name[1:]))
+        if not self.tries:
+            raise FileNotFoundError(f"{self.folder} holds no t1/, t2/, ... folders of candidate files")
+        self.name = f"files:{self.folder}"
+
+    def candidates(self, task, n, cache_dir: Path):
+        out = []
+        for t in self.tries[:n] if n else self.tries:
+            f = t / f"{task.name}.v"
+            if not f.is_file():
+                out.append((t.name, None, f"missing file {f}"))
+                continue
+            data = f.read_bytes()
+            try:
+                out.append((t.name, {f.name: data.decode("utf-8")}, None))
+            except UnicodeDecodeError:
+                out.append((t.name, {f.name: data}, None))   # the screen stage gives the verdict
+        return out
+
+
+class ModelPolicy:
+    """Samples from an LLM policy with the spec->RTL prompt; samples are saved so a resumed run reuses them."""
+    parallel_ok = False
+
+    def __init__(self, spec: str, temperature=0.8, max_tokens=512, seed=0):
+        from rtl_agent.policy import make_policy   # lazy: torch is heavy
+        self.policy = make_policy(spec)
+        self.name = spec
+        self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
+
+    def candidates(self, task, n, cache_dir: Path):
+        from rtl_agent.prompts import extract_verilog, spec_prompt
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        texts = [cache_dir / f"s{i}.txt" for i in range(n)]
+        missing = [i for i, p in enumerate(texts) if not p.is_file()]
+        if missing:
+            got = self.policy.sample([spec_prompt(task)], n=len(missing), temperature=self.temperature,
+                                     top_p=0.95, max_tokens=self.max_tokens, seed=self.seed)[0]
+            for i, c in zip(missing, got):
+                texts[i].write_text(c.text)
+        out = []
+        for i, p in enumerate(texts):
+            ex = extract_verilog(p.read_text(), task.top, task.ports)
+            if not ex.code:
+                out.append((f"s{i}", None, "; ".join(ex.reasons) or "no Verilog in the completion"))
+            else:
+                out.append((f"s{i}", {f"{task.top}.v": ex.code}, None))
+        return out
+
+
+def make(spec: str, **kw):
+    if spec == "reference":
+        return ReferencePolicy()
+    if spec.startswith("files:"):
+        return FilesPolicy(spec[len("files:"):])
+    return ModelPolicy(spec, **kw)

@@ -1,0 +1,74 @@
+"""`rtl-agent regress`: score a policy on a suite (pass@k, PPA against the reference)."""
+import datetime
+import json
+import re
+import time
+from pathlib import Path
+
+import pandas as pd
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from designs.task import load_suite
+from eda import tools
+from rtl_agent import candidates, regress_report
+from rtl_agent.regress import run_regression, summarize_design
+
+
+def register(sub):
+    p = sub.add_parser("regress", help="regression of a policy on RTLLM or the project designs: pass@k and PPA",
+                       description="Scores every design of a suite: n samples per design from the policy, each "
+                       "checked by the design's own testbench (and, with --equiv, proven against the reference), "
+                       "then synthesized for PPA. Writes results.csv, summary.md, summary.json and report.html "
+                       "into the run folder. Re-running the same command resumes a killed run.")
+    p.add_argument("--suite", default="rtllm", help="rtllm | designs | PATH to a folder of tasks (default rtllm)")
+    p.add_argument("--policy", default="reference",
+                   help="reference | files:DIR (DIR/t1/<design>.v ... DIR/tN/<design>.v) | default | hf:PATH | "
+                        "vllm:PATH | openai:MODEL@URL (default reference)")
+    p.add_argument("-n", type=int, default=5, help="samples per design (model policies; files: at most N tries)")
+    p.add_argument("-k", default="1,5", help="comma list of k for pass@k (default 1,5)")
+    p.add_argument("--pdk", default=None, help="override the tasks' PDK (nangate45 | sky130hd)")
+    p.add_argument("--jobs", type=int, default=2, help="parallel workers for evaluation (default 2)")
+    p.add_argument("--designs", default=None, help="comma list: only these designs")
+    p.add_argument("--equiv", action="store_true", help="also require equivalence with the reference to pass")
+    p.add_argument("--max-tokens", type=int, default=512, help="model policies: tokens per sample")
+    p.add_argument("--out", default=None, help="run folder (default runs/regress/<suite>-<policy>-<pdk>)")
+    p.set_defaults(func=run)
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_")[:60]
+
+
+def run(args) -> int:
+    ks = [int(k) for k in args.k.split(",") if k.strip()]
+    tasks = load_suite(args.suite)
+    if args.designs:
+        want = set(args.designs.split(","))
+        unknown = want - {t.name for t in tasks}
+        if unknown:
+            raise ValueError(f"not in suite {args.suite}: {', '.join(sorted(unknown))}")
+        tasks = [t for t in tasks if t.name in want]
+    pol = candidates.make(args.policy, **({"max_tokens": args.max_tokens} if not (
+        args.policy == "reference" or args.policy.startswith("files:")) else {}))
+    n = 1 if args.policy == "reference" else args.n
+    out = Path(args.out or f"runs/regress/{_slug(Path(args.suite).name)}-{_slug(args.policy)}-{args.pdk or 'taskpdk'}")
+    t0 = time.monotonic()
+    with Progress(TextColumn("[bold]regress[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}")) as prog:
+        bar = prog.add_task("", total=len(tasks))
+        designs = run_regression(tasks, pol, out, n, ks, args.pdk, args.jobs, args.equiv,
+                                 progress=lambda name: prog.update(bar, advance=1, description=name),
+                                 log=prog.console.print)
+        prog.update(bar, completed=len(tasks))
+    df = pd.DataFrame([summarize_design(d, ks) for d in designs])
+    s = regress_report.summary(df, ks)
+    meta = {"suite": args.suite, "policy": pol.name, "samples_per_design": n, "pdk": args.pdk or "per task",
+            "equiv": args.equiv, "date": datetime.date.today().isoformat(),
+            "wall_s_this_invocation": round(time.monotonic() - t0, 1), **tools.versions()}
+    df.to_csv(out / "results.csv", index=False)
+    (out / "summary.md").write_text(regress_report.markdown(df, s, meta, ks))
+    (out / "summary.json").write_text(json.dumps({"meta": meta, "summary": s}, indent=1, default=str))
+    (out / "report.html").write_text(regress_report.html(df, s, meta, ks))
+    print(f"{len(df)} designs: " + ", ".join(f"pass@{k} {s[f'pass@{k}']:.3f}" for k in ks if s[f"pass@{k}"] is not None)
+          + f"; geomean PPA ratio {s['geomean_ppa_ratio']}; results in {out}/ (results.csv, summary.md, report.html)")
+    return 0

@@ -1,0 +1,126 @@
+"""Regression of a policy on a suite: pass@k and PPA against the reference, resumable.
+
+Per design the run folder keeps `designs/<name>.json` (written once the design is finished) and, for
+model policies, the generated samples in `samples/<name>/s<i>.v`, so a killed run resumes where it stopped.
+"""
+import json
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from eda.flow import evaluate
+from eda.report import is_pass
+
+FAIL_ORDER = ("extract", "screen", "lint", "sim", "equiv", "synth", "sta")
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k (Chen et al. 2021): 1 - C(n-c, k) / C(n, k)."""
+    if n < k:
+        return float("nan")
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
+
+
+def calibrate(task, pdk: str) -> dict:
+    """Score the reference with its own testbench; the simulator it passes with is used for candidates
+    (some RTLLM testbenches race under Icarus but not Verilator)."""
+    rep = evaluate(task.reference_sources(), task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
+                   period=task.period_ns, sim_fallback_on_fail=True)
+    sim = rep.stages.get("sim")
+    return {"status": rep.status, "failed_stage": rep.failed_stage, "ppa": rep.ppa, "area_um2": rep.area_um2,
+            "delay_ns": rep.delay_ns, "power_w": rep.power_w,
+            "simulator": sim.data.get("simulator") if sim else None,
+            "cause": "" if rep.ok else "; ".join(str(d) for d in rep.stages[rep.failed_stage].diagnostics[:1])}
+
+
+def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
+    """candidates: list of (label, sources dict or None, reason-if-None)."""
+    ref = calibrate(task, pdk)
+    sims = (ref["simulator"],) if ref["simulator"] else ("icarus", "verilator")
+    rows = []
+    for label, src, why in candidates:
+        if src is None:
+            rows.append({"sample": label, "status": "fail", "failed_stage": "extract", "reason": why, "ppa": None})
+            continue
+        rep = evaluate(src, task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
+                       ref=task.reference_sources() if equiv else None, clock=task.clock or "auto",
+                       reset=task.reset, period=task.period_ns, simulators=sims)
+        fs = rep.failed_stage
+        eq = rep.stages["equiv"].status if "equiv" in rep.stages else None
+        rows.append({"sample": label, "status": rep.status, "failed_stage": fs,
+                     "reason": "; ".join(str(d) for d in rep.stages[fs].diagnostics[:1])[:300] if fs else "",
+                     "ppa": rep.ppa, "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
+                     "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_pass(eq))),
+                     "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq})
+    return {"design": task.name, "category": task.category, "reference": ref, "samples": rows,
+            "notes": list(task.notes)}
+
+
+def summarize_design(d: dict, ks) -> dict:
+    rows = d["samples"]
+    n = len(rows)
+    syn = sum(1 for r in rows if r.get("syntax"))
+    func = sum(1 for r in rows if r.get("func"))
+    ppas = [r["ppa"] for r in rows if r.get("func") and r.get("ppa")]
+    best = min(ppas) if ppas else None
+    ref = d["reference"]
+    out = {"design": d["design"], "category": d["category"], "samples": n, "syntax_pass": syn, "func_pass": func}
+    for k in ks:
+        out[f"pass@{k}"] = pass_at_k(n, func, k)
+    out.update({"best_ppa": best, "ref_ppa": ref["ppa"],
+                "ppa_ratio": best / ref["ppa"] if best and ref["ppa"] else None,
+                "ref_status": ref["status"], "simulator": ref["simulator"] or ""})
+    for st in FAIL_ORDER:
+        out[f"fail_{st}"] = sum(1 for r in rows if r.get("failed_stage") == st)
+    out["notes"] = " ".join(d.get("notes", []))[:300]
+    return out
+
+
+def _atomic_json(path: Path, obj):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(obj, indent=1, default=str))
+    os.replace(tmp, path)
+
+
+def _work(args):
+    task, cands, pdk, equiv = args
+    return score_design(task, cands, pdk, equiv)
+
+
+def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: int, equiv: bool,
+                   progress=None, log=print) -> list[dict]:
+    """Evaluate every task; skip the ones already finished in `out`. Returns per-design dicts."""
+    out.mkdir(parents=True, exist_ok=True)
+    done, todo = {}, []
+    for t in tasks:
+        f = out / "designs" / f"{t.name}.json"
+        if f.is_file():
+            try:
+                done[t.name] = json.loads(f.read_text())
+                continue
+            except ValueError:
+                pass  # half-written by a killed run: redo
+        todo.append(t)
+    if done:
+        log(f"resuming: {len(done)} design(s) already finished in {out}, {len(todo)} to go")
+    t0 = time.monotonic()
+    jobs_args = ((t, policy.candidates(t, n, out / "samples" / t.name), pdk or t.pdk, equiv) for t in todo)
+    if jobs > 1 and policy.parallel_ok:
+        with ProcessPoolExecutor(jobs) as ex:
+            for d in ex.map(_work, jobs_args):
+                _atomic_json(out / "designs" / f"{d['design']}.json", d)
+                done[d["design"]] = d
+                progress and progress(d["design"])
+    else:
+        for a in jobs_args:
+            d = _work(a)
+            _atomic_json(out / "designs" / f"{d['design']}.json", d)
+            done[d["design"]] = d
+            progress and progress(d["design"])
+    log(f"evaluated {len(todo)} design(s) in {time.monotonic() - t0:.1f} s")
+    return [done[t.name] for t in tasks if t.name in done]
