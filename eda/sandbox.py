@@ -139,6 +139,8 @@ FORBIDDEN_TASKS = ("system", "fopen", "fclose", "fdisplay", "fwrite", "fstrobe",
                    "dumpports", "dumplimit", "dumpflush", "sdf_annotate", "save", "restart", "incsave")
 _TASK_RE = re.compile(r"\$(" + "|".join(FORBIDDEN_TASKS) + r")\b")
 _DPI_RE = re.compile(r"\b(import|export)\s+\"DPI(-C)?\"")
+# Verilator pastes these into the generated C++: arbitrary code execution at simulation time
+_CPP_RE = re.compile(r"\$c(?:pure|\d+)?\s*\(|`systemc_\w+|`verilator_config")
 _INCLUDE_RE = re.compile(r"`include\s+[\"<]([^\">]*)[\">]")
 _STR_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _PASS_RE = re.compile(r"pass(ed)?\b|failures?\b", re.I)
@@ -197,6 +199,8 @@ def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
         reasons.append(f"{name}:{line_of(m.start())}: system task ${m.group(1)} is not allowed in a candidate (file/OS access)")
     for m in _DPI_RE.finditer(code):
         reasons.append(f"{name}:{line_of(m.start())}: DPI import/export is not allowed in a candidate")
+    for m in _CPP_RE.finditer(code):
+        reasons.append(f"{name}:{line_of(m.start())}: embedded C++ ({m.group(0).rstrip('(').strip()}) is not allowed in a candidate")
     for m in _INCLUDE_RE.finditer(code):
         inc = m.group(1)
         if inc.startswith("/") or ".." in Path(inc).parts or inc.startswith("~"):
