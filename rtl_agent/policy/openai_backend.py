@@ -1,0 +1,127 @@
+"""OpenAI-compatible chat/completions client for frozen-policy runs (vLLM server, llama.cpp, hosted APIs).
+
+Plain urllib: no extra dependency. Retries with exponential backoff on refused connections,
+timeouts, 429 and 5xx; any other failure is a PolicyError that says what happened and where.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+from .base import Completion, Policy, PolicyError, as_messages
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+
+
+class OpenAIPolicy(Policy):
+    name = "openai"
+
+    def __init__(self, model, base_url, api_key=None, timeout=120.0, retries=3, backoff=1.0,
+                 concurrency=4, logprobs=True, extra_body=None):
+        self.model = model
+        url = base_url.rstrip("/")
+        if not url.startswith(("http://", "https://")):
+            raise PolicyError(f"base_url must start with http:// or https://, got {base_url!r}")
+        self.base_url = url if url.endswith("/v1") else url + "/v1"
+        self.api_key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        self.timeout, self.retries, self.backoff = timeout, retries, backoff
+        self.concurrency = max(1, concurrency)
+        self.want_logprobs = logprobs
+        self.extra_body = dict(extra_body or {})
+        # vLLM servers return token ids on request; other servers may reject the field, so it is
+        # dropped after the first 400 that names it.
+        self._token_ids = True
+
+    def _post(self, path, body):
+        url = self.base_url + path
+        data = json.dumps(body).encode()
+        last = None
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            req = urllib.request.Request(url, data=data, method="POST", headers={
+                "Content-Type": "application/json", "Authorization": f"Bearer {self.api_key}"})
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as r:
+                    raw = r.read()
+            except urllib.error.HTTPError as e:
+                text = e.read().decode("utf-8", "replace")[:500]
+                if e.code in RETRY_STATUS:
+                    last = f"HTTP {e.code}: {text}"
+                    continue
+                raise PolicyError(f"{url} refused the request: HTTP {e.code}: {text}") from None
+            except urllib.error.URLError as e:
+                reason = e.reason
+                if isinstance(reason, ConnectionRefusedError):
+                    last = "connection refused (is the server running?)"
+                else:
+                    last = f"{type(reason).__name__}: {reason}"
+                continue
+            except (socket.timeout, TimeoutError):
+                last = f"no answer within {self.timeout:g} s"
+                continue
+            except (ConnectionError, OSError) as e:
+                last = f"{type(e).__name__}: {e}"
+                continue
+            try:
+                return json.loads(raw)
+            except ValueError:
+                raise PolicyError(f"{url} sent a response that is not JSON: {raw[:200]!r}") from None
+        raise PolicyError(f"cannot reach {url} after {self.retries + 1} tries: {last}")
+
+    def _one(self, prompt, n, temperature, top_p, max_tokens, stop, seed):
+        body = {"model": self.model, "messages": as_messages(prompt), "n": n, "temperature": temperature,
+                "top_p": top_p, "max_tokens": max_tokens}
+        if stop:
+            body["stop"] = list(stop)
+        if seed is not None:
+            body["seed"] = seed
+        if self.want_logprobs:
+            body["logprobs"] = True
+        body.update(self.extra_body)
+        if self._token_ids:
+            body["return_token_ids"] = True
+        try:
+            resp = self._post("/chat/completions", body)
+        except PolicyError as e:
+            if not (self._token_ids and "return_token_ids" in str(e)):
+                raise
+            self._token_ids = False
+            body.pop("return_token_ids")
+            resp = self._post("/chat/completions", body)
+        return self._parse(resp)
+
+    def _parse(self, resp):
+        try:
+            choices = sorted(resp["choices"], key=lambda c: c.get("index", 0))
+            prompt_ids = resp.get("prompt_token_ids") or []
+            out = []
+            for c in choices:
+                text = (c.get("message") or {}).get("content") or ""
+                lp = [t["logprob"] for t in ((c.get("logprobs") or {}).get("content") or [])]
+                fin = "stop" if c.get("finish_reason") in ("stop", "eos", "stop_sequence") else "length"
+                out.append(Completion(text, list(c.get("token_ids") or []), lp, list(prompt_ids), fin))
+            return out
+        except (KeyError, TypeError, AttributeError) as e:
+            raise PolicyError(f"{self.base_url}: unexpected response shape ({e}): {str(resp)[:300]}") from None
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
+        args = (n, temperature, top_p, max_tokens, stop, seed)
+        if len(prompts) <= 1 or self.concurrency == 1:
+            return [self._one(p, *args) for p in prompts]
+        with ThreadPoolExecutor(self.concurrency) as ex:
+            return list(ex.map(lambda p: self._one(p, *args), prompts))
+
+    def models(self) -> list:
+        """Model ids the server offers (GET /v1/models)."""
+        req = urllib.request.Request(self.base_url + "/models", headers={"Authorization": f"Bearer {self.api_key}"})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as r:
+                return [m["id"] for m in json.loads(r.read())["data"]]
+        except (urllib.error.URLError, OSError, ValueError, KeyError) as e:
+            raise PolicyError(f"cannot list models at {self.base_url}: {e}") from None
