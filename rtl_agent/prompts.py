@@ -1,0 +1,252 @@
+"""Prompts for the policy and extraction of Verilog from what it answers.
+
+Prompts stay short: the default model (SmolLM2-135M) has a small useful context and CI must be fast.
+Every builder returns chat messages ([{"role","content"}]) that any policy backend accepts.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+SYSTEM = ("You are an expert digital hardware engineer. Answer with one complete synthesizable "
+          "Verilog-2005 design in a single ```verilog block, no explanation.")
+
+
+def _clip(text: str, limit: int) -> str:
+    text = (text or "").strip()
+    return text if len(text) <= limit else text[:limit] + "\n... (truncated)"
+
+
+def _ports_line(ports) -> str:
+    if not ports:
+        return ""
+    if isinstance(ports, dict):
+        return "Ports: " + ", ".join(f"{d} {n}" for n, d in ports.items()) + "\n"
+    return "Ports: " + ", ".join(ports) + "\n"
+
+
+def rtl_prompt(spec: str, top: str, ports=None, max_spec=3000) -> list:
+    """Spec -> RTL: write module `top` from a natural-language specification."""
+    user = (f"Write the Verilog module `{top}`.\n{_ports_line(ports)}"
+            f"Specification:\n{_clip(spec, max_spec)}\n")
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def report_summary(report: dict, max_diags=4, max_log=400) -> str:
+    """A few lines from a Report.to_dict(): status, PPA numbers, critical path, failing diagnostics."""
+    if not report:
+        return "No EDA report."
+    lines = [f"Status: {report.get('status', '?')}"]
+    ppa = [(k, report.get(k)) for k in ("area_um2", "delay_ns", "power_w", "ppa")]
+    if any(v is not None for _, v in ppa):
+        lines.append("PPA: " + ", ".join(f"{k}={v:.4g}" for k, v in ppa if isinstance(v, (int, float))))
+    for name, st in (report.get("stages") or {}).items():
+        data = st.get("data") or {}
+        path = data.get("critical_path") or data.get("path")
+        if path:
+            p = " -> ".join(map(str, path)) if isinstance(path, (list, tuple)) else str(path)
+            lines.append(f"Critical path ({name}): {_clip(p, 300)}")
+        status = st.get("status", "")
+        if status in ("pass", "skipped") or status.startswith(("proven", "bounded", "cosim")):
+            continue
+        lines.append(f"Stage {name}: {status}")
+        diags = st.get("diagnostics") or []
+        for d in diags[:max_diags]:
+            loc = f"line {d.get('line')}: " if d.get("line") else ""
+            lines.append(f"  {loc}{d.get('message', '')}")
+        if not diags and st.get("log"):
+            lines.append("  " + _clip(st["log"][-max_log:], max_log).replace("\n", "\n  "))
+    return "\n".join(lines)
+
+
+def optimize_prompt(spec: str, code: str, report: dict, top: str, goal="lower area*delay*power",
+                    max_spec=1500, max_code=4000) -> list:
+    """Current design + its EDA report -> an improved (or fixed) design."""
+    failing = report and report.get("status") not in (None, "pass")
+    ask = ("Fix the design so it passes every check." if failing else
+           f"Rewrite it to {goal} while keeping exactly the same behaviour and ports.")
+    user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n"
+            f"Current design:\n```verilog\n{_clip(code, max_code)}\n```\n\n"
+            f"EDA report:\n{report_summary(report)}\n\n{ask}")
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+STIM_SYSTEM = ("You write Verilog testbench stimulus. Answer with one ```verilog block containing "
+               "only the statements of an initial block, no module header.")
+
+
+def stimulus_prompt(spec: str, code: str, top: str, uncovered=(), max_items=12, max_code=3000) -> list:
+    """Coverage job: stimulus that reaches the listed uncovered points (lines, toggles, branches)."""
+    todo = "\n".join(f"- {u}" for u in list(uncovered)[:max_items]) or "- (no coverage data yet)"
+    user = (f"Design `{top}`:\n```verilog\n{_clip(code, max_code)}\n```\n"
+            f"Specification: {_clip(spec, 800)}\n\nNot yet covered:\n{todo}\n\n"
+            f"Write stimulus (drive the inputs of `{top}` through the instance `uut`, use # delays) "
+            "that covers them.")
+    return [{"role": "system", "content": STIM_SYSTEM}, {"role": "user", "content": user}]
+
+
+# ---- extraction -------------------------------------------------------------------------------
+
+@dataclass
+class Extraction:
+    code: str                                       # top + its submodules ("" when nothing usable)
+    module_names: list = field(default_factory=list)
+    reasons: list = field(default_factory=list)     # problems; empty means it looks usable
+    dropped: list = field(default_factory=list)     # modules present but not reachable from top
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.code) and not self.reasons
+
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_MODULE = re.compile(r"\b(?:macro)?module\s+(?:automatic\s+|static\s+)?([A-Za-z_]\w*)\s*(?=[#(;])")
+_END = re.compile(r"\bendmodule\b(?:\s*:\s*\w+)?")
+_DIRECTIVE = re.compile(r"^[ \t]*`(?:timescale|define|default_nettype)\b.*$", re.M)
+_KEYWORDS = {"if", "for", "while", "case", "begin", "end", "assign", "always", "initial", "module",
+             "function", "task", "return", "else", "wire", "reg", "logic", "input", "output", "inout",
+             "generate", "repeat", "forever", "posedge", "negedge", "or", "and", "not", "buf"}
+
+
+def _mask(text: str) -> str:
+    """Comments and strings blanked to spaces (newlines kept) so keyword search skips them."""
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif text[i] == '"':
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+        else:
+            i += 1
+            continue
+        for k in range(i, j):
+            if out[k] != "\n":
+                out[k] = " "
+        i = j
+    return "".join(out)
+
+
+def _candidate_text(completion: str) -> str:
+    """Fenced code if any fence holds a module, else the whole completion (chatter is cut later)."""
+    blocks = [m.group(2) for m in _FENCE.finditer(completion)]
+    code = [b for b in blocks if _MODULE.search(_mask(b))]
+    return "\n\n".join(code) if code else completion
+
+
+def _modules(text: str):
+    """[(name, start, end, complete)] for each module in text, in order."""
+    masked = _mask(text)
+    starts = [(m.start(), m.group(1)) for m in _MODULE.finditer(masked)]
+    res = []
+    for k, (s, name) in enumerate(starts):
+        limit = starts[k + 1][0] if k + 1 < len(starts) else len(text)
+        e = _END.search(masked, s, limit)
+        res.append((name, s, e.end() if e else limit, bool(e)))
+    return res
+
+
+def _instances(body_masked: str, names: set) -> set:
+    """Names of known modules instantiated in a module body."""
+    found = set()
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*(?:#\s*\()?", body_masked):
+        w = m.group(1)
+        if w in names and w not in _KEYWORDS:
+            rest = body_masked[m.end():m.end() + 400]
+            if re.match(r"[^;]*?\b[A-Za-z_]\w*\s*(?:\[[^\]]*\]\s*)?\(", rest, re.S) or m.group(0).rstrip().endswith("("):
+                found.add(w)
+    return found
+
+
+def port_names(module_src: str) -> list:
+    """Port names of one module, ANSI or non-ANSI header (best effort, no preprocessor)."""
+    masked = _mask(module_src)
+    m = _MODULE.search(masked)
+    if not m:
+        return []
+    i = m.end()
+    if masked[i:].lstrip().startswith("#"):             # skip the parameter list
+        j = masked.index("(", i)
+        depth = 0
+        for k in range(j, len(masked)):
+            depth += masked[k] == "("
+            depth -= masked[k] == ")"
+            if depth == 0:
+                i = k + 1
+                break
+    rest = masked[i:].lstrip()
+    if not rest.startswith("("):
+        return []
+    depth, k = 0, masked.index("(", i)
+    for k2 in range(k, len(masked)):
+        depth += masked[k2] == "("
+        depth -= masked[k2] == ")"
+        if depth == 0:
+            header = masked[k + 1:k2]
+            break
+    else:
+        header = masked[k + 1:]
+    header = re.sub(r"\[[^\]]*\]", " ", header)
+    names = []
+    for piece in header.split(","):
+        piece = piece.split("=")[0]
+        ids = re.findall(r"[A-Za-z_]\w*", piece)
+        if ids:
+            names.append(ids[-1])
+    return names
+
+
+def extract_verilog(completion: str, top: str, ports=None) -> Extraction:
+    """Verilog for module `top` (plus its submodules) out of an LLM completion.
+
+    Handles fences, chatter, several modules, truncation. Problems come back in .reasons
+    (never raised): no module, missing endmodule, wrong top name, port mismatch.
+    `ports` is a list of names or a {name: direction} dict.
+    """
+    if not isinstance(completion, str) or not completion.strip():
+        return Extraction("", [], ["empty completion"])
+    text = _candidate_text(completion)
+    mods = _modules(text)
+    if not mods:
+        return Extraction("", [], ["no Verilog module found"])
+    reasons = []
+    names = [m[0] for m in mods]
+    by_name = {}
+    for m in mods:
+        by_name.setdefault(m[0], m)          # a repeated module: keep the first, say so
+    dups = sorted({n for n in names if names.count(n) > 1})
+    if dups:
+        reasons.append(f"module(s) defined more than once: {', '.join(dups)} (kept the first)")
+    if top in by_name:
+        keep, todo = {top}, [top]
+        masked = _mask(text)
+        while todo:
+            _, s, e, _ = by_name[todo.pop()]
+            for sub in _instances(masked[s:e], set(by_name)) - keep:
+                keep.add(sub)
+                todo.append(sub)
+    else:
+        keep = set(by_name)
+        reasons.append(f"no module named '{top}' (found: {', '.join(by_name)})")
+    chosen = [by_name[n] for n in by_name if n in keep]
+    for name, s, e, complete in chosen:
+        if not complete:
+            reasons.append(f"module '{name}' is truncated (no endmodule)")
+    directives = _DIRECTIVE.findall(text[:chosen[0][1]]) if chosen else []
+    code = "\n".join(directives + [text[s:e].strip() for _, s, e, _ in chosen]).strip() + "\n"
+    if top in by_name and ports:
+        got = port_names(text[by_name[top][1]:by_name[top][2]])
+        want = list(ports)
+        missing = [p for p in want if p not in got]
+        extra = [p for p in got if p not in want]
+        if missing:
+            reasons.append(f"module '{top}' lacks port(s): {', '.join(missing)}")
+        if extra:
+            reasons.append(f"module '{top}' has unexpected port(s): {', '.join(extra)}")
+    return Extraction(code, [c[0] for c in chosen], reasons, [n for n in by_name if n not in keep])
