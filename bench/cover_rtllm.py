@@ -96,6 +96,9 @@ def write_md(rows, path: Path, args, secs: float):
                     c, t = c + a, t + b
             if t:
                 lines.append(f"- {typ}: {c}/{t} points ({pct((c, t)):.1f}%) over all tasks")
+        low = sorted(ok, key=lambda r: r["total_pct"])[:6]
+        lines += ["", "Lowest (where a closure loop has the most to gain): "
+                  + ", ".join(f"{r['task']} {r['total_pct']}%" for r in low) + "."]
     path.write_text("\n".join(lines) + "\n")
 
 

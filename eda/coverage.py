@@ -490,7 +490,10 @@ def _build(wd: Path, sources, prep, lim, t0, verdict):
         st = "timeout" if r.timed_out else "error"
         ds = _diags(r.out, prep.line_offset) or [Diagnostic(f"verilator failed (rc {r.rc}, limit {r.limit})")]
         return verdict(st, ds, build_s=time.monotonic() - t0, log=r.out[-8000:], data=data), 0.0, data, r.out
-    data["runtime_cached"] = _restore_runtime(obj)
+    try:
+        data["runtime_cached"] = _restore_runtime(obj)
+    except OSError:              # an unusable cache only costs time
+        data["runtime_cached"] = False
     m = sandbox.run(["make", "-s", "-j2", "-C", "obj_dir", "-f", "Vsim.mk", f"PYTHON3={sys.executable}"], wd, lim.build)
     build_s = time.monotonic() - t0
     if not m.ok or not (obj / "Vsim").exists():
@@ -499,7 +502,10 @@ def _build(wd: Path, sources, prep, lim, t0, verdict):
                                                             + m.out.strip()[-300:])]
         return verdict(st, ds, build_s=build_s, log=(r.out + m.out)[-8000:], data=data), build_s, data, m.out
     if not data["runtime_cached"]:
-        _save_runtime(obj)
+        try:
+            _save_runtime(obj)
+        except OSError:
+            pass
     return None, build_s, data, r.out + m.out
 
 

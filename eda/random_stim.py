@@ -98,17 +98,18 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
         lines.append(f"  always #{period_ns / 2:g} {clock} = ~{clock};")
     step = f"@(negedge {clock});" if clock else f"#{period_ns:g};"
     pc = int(corner_prob * 1000)
-    lines += ["  integer seed, i, r;",
+    # rtla_ prefix: a DUT port may be called seed, i or r (RTLLM alu has `r`)
+    lines += ["  integer rtla_seed, rtla_i, rtla_r;",
               "  initial begin",
-              f"    if (!$value$plusargs(\"seed=%d\", seed)) seed = {int(seed)};",
-              "    r = $urandom(seed);            // seeds this process's generator"]
+              f"    if (!$value$plusargs(\"seed=%d\", rtla_seed)) rtla_seed = {int(seed)};",
+              "    rtla_r = $urandom(rtla_seed);  // seeds this process's generator"]
     if reset and reset in {p.name for p in ins}:
         lines += [f"    {reset} = {on};"] + [f"    {step}"] * (reset_cycles if clock else 1) + [f"    {reset} = {off};"]
-    lines += [f"    for (i = 0; i < {int(cycles)}; i = i + 1) begin", f"      {step}"]
+    lines += [f"    for (rtla_i = 0; rtla_i < {int(cycles)}; rtla_i = rtla_i + 1) begin", f"      {step}"]
     for p in data:
         if p.width > 1 and pc:
-            lines += ["      r = $urandom % 1000;",
-                      f"      if (r < {pc // 2}) {p.name} = 0; else if (r < {pc}) {p.name} = {{{p.width}{{1'b1}}}}; "
+            lines += ["      rtla_r = $urandom % 1000;",
+                      f"      if (rtla_r < {pc // 2}) {p.name} = 0; else if (rtla_r < {pc}) {p.name} = {{{p.width}{{1'b1}}}}; "
                       f"else {p.name} = {_rand_expr(p.width)};"]
         else:
             lines.append(f"      {p.name} = {_rand_expr(p.width)};")

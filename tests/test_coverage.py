@@ -104,6 +104,10 @@ def test_parser_reads_raw_file():
     p = pts[0]
     assert (p.file, p.line, p.column, p.type, p.module, p.hier, p.comment, p.count) == \
         ("a.v", 12, 3, "expr", "m", "uut.s", "(x==1'h0) => 1", 7)
+    # the same point twice (e.g. two harness names for one DUT instance) is one point, counts summed
+    twice = text + text.splitlines()[1].replace("tb.uut.s", "other.uut.s").replace("' 7", "' 5") + "\n"
+    pts = parse_coverage_dat(twice, {"a.v"})
+    assert len(pts) == 1 and pts[0].count == 12
 
 
 def test_merge_sums_counts(first, second, tmp_path):
