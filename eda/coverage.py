@@ -430,7 +430,7 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
         return every(verdict("error", [Diagnostic(f"DUT top '{top}' is not defined in {', '.join(sources) or 'the DUT sources'}")]))
     reasons = []
     for n, t in sources.items():
-        reasons += sandbox.screen(t, n, allow_verdict_strings=True) + stim.verilator_escapes(t, n)
+        reasons += sandbox.screen(t, n, allow_verdict_strings=True)
     reasons += stim.screen_stimulus(stimulus, STIM_FILE, dut_mods)
     bad_args = [a for r in runs for a in r if not re.fullmatch(r"\+[\w.=+-]{1,200}", str(a)) or "verilator" in str(a)]
     if bad_args:

@@ -48,11 +48,6 @@ BODY_TB = "rtla_tb"               # module name given to a body-form stimulus
 TIME_LIMIT_MSG = "RTLA: simulation time limit reached"
 
 # Verilator compiles Verilog to C++: these put arbitrary C++ into the build (an escape from screening).
-_VLT_ESCAPES = [
-    (re.compile(r"\$c(pure)?\d*\s*\("), "$c(...) inline C++ is not allowed in a stimulus"),
-    (re.compile(r"`systemc_\w+"), "`systemc_* C++ sections are not allowed in a stimulus"),
-    (re.compile(r"`verilator_config\b"), "`verilator_config sections are not allowed in a stimulus"),
-]
 _UUT_RE_T = r"(?<![\w$.]){top}\s*(#\s*\(.*?\)\s*)?uut\s*\("
 
 
@@ -68,21 +63,11 @@ class Prepared:
     line_offset: int   # lines added before the stimulus text (body form), to map diagnostics back
 
 
-def verilator_escapes(text: str, name: str) -> list[str]:
-    code = sandbox.strip_comments(text)
-    out = []
-    for rx, why in _VLT_ESCAPES:
-        for m in rx.finditer(code):
-            out.append(f"{name}:{code.count(chr(10), 0, m.start()) + 1}: {why}")
-    return out
-
-
 def screen_stimulus(text: str, name: str = "stimulus.sv", dut_modules=()) -> list[str]:
     """Reasons to refuse a stimulus before any tool runs (empty: accepted)."""
     reasons = sandbox.screen(text, name, allow_verdict_strings=True)
     is_body = not sandbox.module_names(text)
     reasons = [r for r in reasons if not (is_body and r.endswith("no module declaration found"))]
-    reasons += verilator_escapes(text, name)
     clash = sorted(set(sandbox.module_names(text)) & set(dut_modules))
     if clash:
         reasons.append(f"{name}: defines module(s) {', '.join(clash)} that the DUT defines (a stimulus may not replace the DUT)")

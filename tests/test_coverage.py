@@ -151,7 +151,7 @@ def test_compile_error_is_a_verdict():
 
 def test_hostile_stimulus_rejected_before_tools():
     for text, why in [(STIM.replace("$finish;", '$system("rm -rf ~"); $finish;'), "$system"),
-                      (STIM.replace("$finish;", '$c("system(\\"id\\");"); $finish;'), "inline C++"),
+                      (STIM.replace("$finish;", '$c("system(\\"id\\");"); $finish;'), "embedded C++"),
                       ("module cov_dut; endmodule\n" + STIM, "replace the DUT")]:
         r = coverage_run(SRC, "cov_dut", text)
         assert r.status == "rejected" and any(why in d.message for d in r.diagnostics), r.diagnostics
