@@ -200,7 +200,7 @@ def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
     for m in _DPI_RE.finditer(code):
         reasons.append(f"{name}:{line_of(m.start())}: DPI import/export is not allowed in a candidate")
     for m in _CPP_RE.finditer(code):
-        reasons.append(f"{name}:{line_of(m.start())}: embedded C++ ({m.group(0).rstrip("(").strip()}) is not allowed")
+        reasons.append(f"{name}:{line_of(m.start())}: embedded C++ ({m.group(0).rstrip('(').strip()}) is not allowed")
     for m in _INCLUDE_RE.finditer(code):
         inc = m.group(1)
         if inc.startswith("/") or ".." in Path(inc).parts or inc.startswith("~"):
