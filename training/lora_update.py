@@ -11,9 +11,9 @@ The policy object needs:
 Loss: per group, beta from the KL budget eps, advantages from
 entropic.group_advantages, then entropic_loss divided by the number of
 sequences in the batch (so the step size does not grow with the batch).
-Sequences are backpropagated one at a time (gradient accumulation), so memory
-is that of one sequence.  Groups whose advantages are all zero (constant
-rewards) cost no forward pass with gradient.
+Sequences are backpropagated one micro-batch at a time (gradient
+accumulation), so memory is that of one micro-batch.  Sequences whose
+advantage is zero (constant-reward groups) cost no backward pass.
 
 Ref-KL: measured on the sampled tokens, before the update, with
     k1 = mean_t (logp_adapter - logp_base)            (unbiased, can be < 0)
@@ -53,79 +53,109 @@ def _as_group(g) -> Group:
     return out
 
 
+def _score(policy, chunk, adapter: bool, batched: bool) -> list:
+    if not batched:
+        return [policy.logprobs(p, c, adapter=adapter) for p, c, _ in chunk]
+    out = policy.logprobs([p for p, _, _ in chunk], [c for _, c, _ in chunk], adapter=adapter)
+    if not isinstance(out, (list, tuple)) or len(out) != len(chunk):
+        raise ValueError("policy.logprobs on lists must return one tensor per sequence")
+    return list(out)
+
+
 def rl_step(policy, groups, eps: float, controller=None, lr: float | None = None, optimizer=None,
             form: str = "weights", beta_max: float = 1e4, max_grad_norm: float | None = 1.0,
-            step: int = 0, measure_kl: bool = True) -> dict:
+            step: int = 0, measure_kl: bool = True, micro_batch: int | None = None) -> dict:
     """One optimizer step; returns stats (and the controller's decision if given).
 
     groups: iterable of Group, (prompt_ids, completions, rewards) tuples or dicts.
     lr: if given, set on every param group of the optimizer before stepping.
+    micro_batch: sequences per logprobs call; default policy.micro_batch or 1.  Above 1
+      the policy is called with lists (prompt_ids list, completion_ids list) and must
+      return a list of tensors, as rtl_agent.policy.hf.HFPolicy does.
+    Fits rtl_agent.policy: HFPolicy directly (its .optimizer, .model, .version), and a
+    VLLMPolicy built with train=True (its .trainer is scored and stepped, then .sync()
+    hot-swaps the new adapter into the engine).
     Returns {"loss", "eps", "ref_kl" (k3), "ref_kl_k1", "tokens", "sequences",
-    "trained_sequences", "grad_norm", "groups": [per-group stats], and with a
-    controller: "decision" (its record) and "eps_next"}.
+    "trained_sequences", "grad_norm", "stepped", "groups": [per-group stats], and with
+    a controller: "decision" (its record) and "eps_next"}.
     """
-    opt = optimizer if optimizer is not None else getattr(policy, "optimizer", None)
+    trainer = getattr(policy, "trainer", None) or policy     # VLLMPolicy keeps its trainer aside
+    opt = optimizer if optimizer is not None else getattr(trainer, "optimizer", None)
     if opt is None:
         raise ValueError("no optimizer: pass optimizer= or give the policy an .optimizer")
     groups = [_as_group(g) for g in groups]
     if not groups:
         raise ValueError("no groups")
+    mb = int(micro_batch or getattr(trainer, "micro_batch", 1) or 1)
     if lr is not None:
         for pg in opt.param_groups:
             pg["lr"] = lr
 
-    plan, gstats = [], []
+    gstats, items = [], []
     for g in groups:
         adv, st = group_advantages(g.rewards, eps, form=form, beta_max=beta_max)
         gstats.append(st)
-        plan.append(adv)
-    n_seq = sum(len(g.completions) for g in groups)
+        items += [(g.prompt_ids, c, float(a)) for c, a in zip(g.completions, adv)]
+    n_seq = len(items)
+    # sequences to train first, so no-gradient ones (zero advantage, scored only for
+    # the KL) share as few micro-batches with them as possible
+    items = [it for it in items if it[2] != 0.0] + ([it for it in items if it[2] == 0.0] if measure_kl else [])
 
+    model = getattr(trainer, "model", None)
+    was_training = getattr(model, "training", None)
+    if was_training is not None:
+        model.train()        # as HFPolicy.train_step does (gradient checkpointing needs it)
     opt.zero_grad(set_to_none=True)
     loss_total, k1_sum, k3_sum, n_tok, trained = 0.0, 0.0, 0.0, 0, 0
-    for g, adv in zip(groups, plan):
-        for comp, a in zip(g.completions, adv):
-            train = a != 0.0
-            if not train and not measure_kl:
-                continue
-            with torch.set_grad_enabled(bool(train)):
-                lp = policy.logprobs(g.prompt_ids, comp, adapter=True)
-            if lp.dim() != 1:
-                raise ValueError(f"policy.logprobs must return a 1-D tensor, got shape {tuple(lp.shape)}")
-            if train and lp.numel():
-                # sum over sequences / n_seq: the batch mean of entropic_loss terms
-                loss = entropic_loss([lp], [a]) / n_seq
+    try:
+        for k in range(0, len(items), mb):
+            chunk = items[k:k + mb]
+            with torch.set_grad_enabled(any(a != 0.0 for _, _, a in chunk)):
+                lps = _score(trainer, chunk, True, mb > 1)
+            for lp in lps:
+                if lp.dim() != 1:
+                    raise ValueError(f"policy.logprobs must return 1-D tensors, got shape {tuple(lp.shape)}")
+            live = [(lp, a) for lp, (_, _, a) in zip(lps, chunk) if a != 0.0 and lp.numel()]
+            if live:
+                # sum over sequences / n_seq: the batch mean of the entropic_loss terms
+                loss = entropic_loss([lp for lp, _ in live], [a for _, a in live]) / n_seq
                 loss.backward()
                 loss_total += float(loss.detach())
-                trained += 1
-            if measure_kl and lp.numel():
+                trained += len(live)
+            if measure_kl:
                 with torch.no_grad():
-                    base = policy.logprobs(g.prompt_ids, comp, adapter=False).to(lp.dtype)
-                    if base.shape != lp.shape:
-                        raise ValueError(f"base logprobs shape {tuple(base.shape)} != adapter {tuple(lp.shape)}")
-                    d = base - lp.detach()
-                    k1_sum += float((-d).sum())
-                    k3_sum += float((torch.expm1(d) - d).sum())
-                    n_tok += lp.numel()
+                    for lp, base in zip(lps, _score(trainer, chunk, False, mb > 1)):
+                        if base.shape != lp.shape:
+                            raise ValueError(f"base logprobs shape {tuple(base.shape)} != adapter {tuple(lp.shape)}")
+                        d = base.to(lp.dtype) - lp.detach()
+                        k1_sum += float((-d).sum())
+                        k3_sum += float((torch.expm1(d) - d).sum())
+                        n_tok += lp.numel()
 
-    params = [p for pg in opt.param_groups for p in pg["params"] if p.grad is not None]
-    grad_norm = 0.0
-    if params:
-        if max_grad_norm is not None:
-            grad_norm = float(torch.nn.utils.clip_grad_norm_(params, max_grad_norm))
-        else:
-            grad_norm = float(torch.sqrt(sum((p.grad.detach() ** 2).sum() for p in params)))
-        if math.isfinite(grad_norm):
-            opt.step()
-        # a non-finite gradient skips the step rather than corrupting the adapter
-    opt.zero_grad(set_to_none=True)
+        params = [p for pg in opt.param_groups for p in pg["params"] if p.grad is not None]
+        grad_norm, stepped = 0.0, False
+        if params:
+            limit = max_grad_norm if max_grad_norm is not None else float("inf")
+            grad_norm = float(torch.nn.utils.clip_grad_norm_(params, limit))
+            # a non-finite gradient skips the step rather than corrupting the adapter
+            if math.isfinite(grad_norm):
+                opt.step()
+                stepped = True
+        opt.zero_grad(set_to_none=True)
+    finally:
+        if was_training is False:
+            model.eval()
+    if stepped:
+        if isinstance(getattr(trainer, "version", None), int):
+            trainer.version += 1
+        if trainer is not policy and callable(getattr(policy, "sync", None)):
+            policy.sync()       # new adapter version into the sampling engine
 
     stats = {"loss": loss_total, "eps": float(eps),
              "ref_kl": k3_sum / n_tok if n_tok else None,
              "ref_kl_k1": k1_sum / n_tok if n_tok else None,
              "tokens": n_tok, "sequences": n_seq, "trained_sequences": trained,
-             "grad_norm": grad_norm, "stepped": bool(params) and math.isfinite(grad_norm),
-             "groups": gstats}
+             "grad_norm": grad_norm, "stepped": stepped, "groups": gstats}
     if controller is not None:
         rec = controller.observe(step, stats["ref_kl"], gstats)
         stats["decision"] = rec
