@@ -21,8 +21,10 @@ class HFPolicy(TrainablePolicy):
 
     def __init__(self, model="default", dtype=None, device=None, lora=True, lora_r=8, lora_alpha=16,
                  target_modules=DEFAULT_TARGETS, gradient_checkpointing=False, batch_size=8,
-                 micro_batch=2, max_grad_norm=1.0, adapter=None):
+                 micro_batch=2, max_grad_norm=1.0, adapter=None, threads=None):
         import torch
+        if threads:   # on a shared, oversubscribed CPU one thread can be 10x faster than two
+            torch.set_num_threads(int(threads))
         from transformers import AutoModelForCausalLM, AutoTokenizer
         self.torch = torch
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
