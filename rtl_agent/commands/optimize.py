@@ -1,0 +1,102 @@
+"""`rtl-agent optimize`: per-design test-time RL with EDA feedback."""
+import argparse
+import os
+
+# OpenMP threads that spin while waiting make torch 10-50x slower on a loaded 2-core machine
+# (measured: one forward of the 135M model 9.7 s spinning vs 0.2 s passive). Must be set before torch loads.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from eda.pdk import PDKS
+
+DESCRIPTION = """\
+Adapt the policy to one design. Each step picks B parent designs from a PUCT pool (starting at the
+task's reference RTL), samples G candidates per parent, verifies each (lint, simulation against the
+task's testbench, equivalence with the reference, synthesis, timing and power), rewards verified
+designs by log(PPA_ref / PPA) and failures by a fixed penalty per failed stage, then takes one
+entropic LoRA step within an adaptive KL budget. The best verified design so far (never worse than
+the reference) is kept in OUT/best.v with its report in OUT/best.json.
+
+Run folder: run.sqlite (every candidate, metric, pool snapshot and controller decision),
+adapters/step_NNN/, candidates.csv, report.html, events.jsonl. The run checkpoints after every
+step; kill it at any time and re-run with --resume to continue exactly where it stopped.
+
+Defaults fit the bundled SmolLM2-135M model on a CPU (about 1-2 minutes per step)."""
+
+EXAMPLES = """examples:
+  rtl-agent optimize designs/adder16 --steps 5
+  rtl-agent optimize mult8 --steps 20 --batch 4 --group 8 --out runs/mult8
+  rtl-agent optimize mult8 --out runs/mult8 --resume --steps 30     continue (and extend) a run
+  rtl-agent optimize adder16 --no-train                               best-of-N baseline, same budget
+"""
+
+
+def register(sub):
+    p = sub.add_parser("optimize", help="test-time RL on one design: keep the best verified PPA",
+                       description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("task", help="task name (designs/<name>, an RTLLM design) or a task folder")
+    p.add_argument("--model", default="default", help="model folder or cached HF id (default: bundled SmolLM2-135M)")
+    p.add_argument("--policy-backend", dest="backend", default="hf", choices=("hf", "vllm"),
+                   help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
+    p.add_argument("--steps", type=int, default=5, help="steps to run in total (default 5); with --resume, the "
+                   "total to reach")
+    p.add_argument("--batch", type=int, default=2, metavar="B", help="parents per step (default 2)")
+    p.add_argument("--group", type=int, default=4, metavar="G", help="samples per parent (default 4)")
+    p.add_argument("--pdk", default=None, choices=sorted(PDKS), help="standard-cell library (default: the task's)")
+    p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/<task>-s<seed>)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
+    p.add_argument("--seed", type=int, default=0, help="run seed; same seed, same run (default 0)")
+    p.add_argument("--no-train", dest="train", action="store_false",
+                   help="never update the policy (frozen best-of-N baseline with the same pool and budget)")
+    p.add_argument("--no-pool", dest="pool", action="store_false",
+                   help="always start from the root design instead of PUCT over past designs")
+    p.add_argument("--fixed-kl", action="store_true", help="hold the KL budget eps at its start value")
+    p.add_argument("--from-spec", action="store_true",
+                   help="start from the specification alone, not the reference RTL (the reference still "
+                   "judges equivalence and sets the PPA baseline)")
+    p.add_argument("--max-tokens", type=int, default=256, help="tokens per sample (default 256)")
+    p.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
+    p.add_argument("--stop", default="endmodule", help="end each sample at this string (default endmodule; "
+                   "'' for none, e.g. for designs with submodules)")
+    p.add_argument("--lr", type=float, default=1e-4, help="LoRA learning rate (default 1e-4)")
+    p.add_argument("--eps", type=float, default=None, help="starting KL budget per group (default log 2)")
+    p.add_argument("--workers", type=int, default=2, help="parallel EDA evaluations (default 2)")
+    p.add_argument("--quiet", action="store_true", help="no live view; print one line per step")
+    p.set_defaults(func=run)
+
+
+def config_from_args(args):
+    import math
+
+    from rtl_agent.optimize import OptimizeConfig
+    for name in ("steps", "batch", "group", "max_tokens", "workers"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
+    return OptimizeConfig(task=args.task, out=args.out, model=args.model, backend=args.backend, steps=args.steps,
+                          batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,
+                          pool=args.pool, fixed_kl=args.fixed_kl, from_spec=args.from_spec,
+                          max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
+                          eps0=math.log(2) if args.eps is None else args.eps, workers=args.workers,
+                          resume=args.resume)
+
+
+def run(args) -> int:
+    from rich.console import Console
+
+    from rtl_agent.optimize import Optimizer
+    from rtl_agent.optimize_view import LiveView
+    cfg = config_from_args(args)
+    console = Console()
+    view = LiveView(console, cfg, quiet=args.quiet)
+    opt = Optimizer(cfg, on_event=view.event)
+    try:
+        with view:
+            opt.open()
+            view.ref(opt.ref_ppa, opt.step)
+            summary = opt.run()
+    finally:
+        opt.close()
+    console.print(f"best PPA ratio {summary['best_ratio']:.4f} (ref {summary['ref_ppa']:.4g}, best "
+                  f"{summary['best_ppa']:.4g} um2*ns*W, {summary['best_source']} from step {summary['best_step']}); "
+                  f"{summary['steps']} steps; pool {summary['pool_size']}")
+    console.print(f"run folder {summary['dir']}: best.v, best.json, candidates.csv, report.html")
+    return 0

@@ -1,0 +1,113 @@
+"""report.html of an optimize run: plots (PNG, embedded) and tables, from the run store's rows."""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def _series(steps, key):
+    xs, ys = [], []
+    for s in steps:
+        v = s["stats"].get("metrics", {}).get(key)
+        if v is not None:
+            xs.append(s["step"])
+            ys.append(v)
+    return xs, ys
+
+
+def plots(steps, cands) -> dict:
+    """name -> base64 PNG."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    out = {}
+    fig, ax = plt.subplots(figsize=(5, 3))
+    xs, ys = _series(steps, "best_ratio")
+    ax.step(xs, ys, where="post", marker="o")
+    ax.axhline(1.0, color="grey", ls="--", lw=1, label="reference")
+    ax.set(xlabel="step", ylabel="PPA_ref / PPA_best", title="best verified design")
+    ax.legend()
+    out["best"] = _png(fig)
+
+    fig, ax = plt.subplots(figsize=(5, 3))
+    by = {}
+    for c in cands:
+        if c["step"] > 0 and c["reward"] is not None:
+            by.setdefault(c["step"], []).append(c["reward"])
+    if by:
+        ks = sorted(by)
+        ax.boxplot([by[k] for k in ks], positions=ks, widths=0.5)
+        for k in ks:
+            ax.scatter([k] * len(by[k]), by[k], s=10, alpha=0.5)
+    ax.set(xlabel="step", ylabel="reward", title="reward per candidate")
+    out["rewards"] = _png(fig)
+
+    fig, ax = plt.subplots(figsize=(5, 3))
+    xs, ys = _series([s for s in steps if s["step"] > 0], "valid_rate")
+    ax.plot(xs, ys, marker="o")
+    ax.set(xlabel="step", ylabel="valid fraction", ylim=(-0.05, 1.05), title="verified candidates")
+    out["valid"] = _png(fig)
+
+    fig, axs = plt.subplots(2, 2, figsize=(8, 5))
+    real = [s for s in steps if s["step"] > 0]
+    for ax, (key, label) in zip(axs.flat, [("eps", "eps (KL budget)"), ("beta", "beta (mean)"),
+                                           ("ref_kl", "ref-KL (k3, nats/token)"), ("ess_frac", "ESS / G")]):
+        xs, ys = _series(real, key)
+        ax.plot(xs, ys, marker="o")
+        ax.set(title=label, xlabel="step")
+    fig.tight_layout()
+    out["control"] = _png(fig)
+    return out
+
+
+def _f(x, spec=".4g"):
+    return "-" if x is None else (format(x, spec) if isinstance(x, (int, float)) else html.escape(str(x)))
+
+
+def render_html(steps, cands, decisions, best, config) -> str:
+    imgs = plots(steps, cands)
+    rows = []
+    for s in steps:
+        m = s["stats"].get("metrics", {})
+        sec = (m.get("seconds") or {}).get("total")
+        rows.append("<tr>" + "".join(f"<td>{_f(v)}</td>" for v in (
+            s["step"], m.get("n"), m.get("valid_rate"), m.get("distinct"), m.get("reward_mean"), m.get("reward_max"),
+            m.get("best_ratio"), m.get("eps"), m.get("beta"), m.get("ref_kl"), m.get("ess_frac"), m.get("pool_size"),
+            sec)) + "</tr>")
+    dec = "".join(f"<tr><td>{d.get('step')}</td><td>{_f(d.get('eps_old'))}</td><td>{_f(d.get('eps_new'))}</td>"
+                  f"<td>{html.escape(str(d.get('cause')))}</td></tr>" for d in decisions)
+    fails = {}
+    for c in cands:
+        if c["step"] > 0:
+            k = c["failed_stage"] or "pass"
+            fails[k] = fails.get(k, 0) + 1
+    fail_rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in sorted(fails.items()))
+    head = ("step", "candidates", "valid rate", "distinct", "reward mean", "reward max", "best PPA ratio", "eps",
+            "beta", "ref-KL", "ESS/G", "pool", "seconds")
+    task = html.escape(str((config or {}).get("task", "")))
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>rtl-agent optimize: {task}</title>
+<style>body{{font-family:sans-serif;max-width:1100px;margin:auto}} table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}} pre{{background:#f4f4f4;padding:8px;overflow:auto}}</style>
+</head><body><h1>rtl-agent optimize: {task}</h1>
+<p>Best verified design: {html.escape(best.get('source', ''))} from step {best.get('step')},
+PPA {_f(best.get('ppa'))} um2*ns*W, PPA_ref / PPA_best = <b>{_f(best.get('ratio'))}</b>.
+The reference is the floor: the best design never gets worse across steps.</p>
+<img src="data:image/png;base64,{imgs['best']}"> <img src="data:image/png;base64,{imgs['valid']}">
+<img src="data:image/png;base64,{imgs['rewards']}"><br><img src="data:image/png;base64,{imgs['control']}">
+<h2>Steps</h2><table><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr>{''.join(rows)}</table>
+<h2>Outcomes of all candidates</h2><table><tr><th>first failed stage</th><th>count</th></tr>{fail_rows}</table>
+<h2>KL-controller decisions</h2><table><tr><th>step</th><th>eps before</th><th>eps after</th><th>cause</th></tr>{dec}</table>
+<h2>Best design</h2><pre>{html.escape(best.get('code') or '')}</pre>
+<h2>Run settings</h2><pre>{html.escape(json.dumps(config, indent=1))}</pre>
+</body></html>
+"""
