@@ -161,17 +161,17 @@ def seed_all(seed: int):
 
 # ---- policies ------------------------------------------------------------------------------------
 def build_policies(cfg: OptimizeConfig):
-    """(sampler, trainer): one transformers policy for both, or vLLM sampling beside a transformers
-    trainer whose adapter is handed to vLLM after each update. trainer is None with train=False."""
+    """(sampler, trainer): the same transformers policy for both, or a vLLM engine that carries its own
+    transformers trainer (policy.vllm_backend, train=True) and serves its adapter after each sync().
+    trainer is None with train=False."""
     from rtl_agent.policy import make_policy
     if cfg.backend == "hf":
         p = make_policy(f"hf:{cfg.model}")
-        return p, (p if cfg.train else None)
-    if cfg.backend == "vllm":
-        s = make_policy(f"vllm:{cfg.model}")
-        t = make_policy(f"hf:{cfg.model}") if cfg.train else None
-        return s, t
-    raise ValueError(f"policy backend must be hf or vllm, got {cfg.backend!r}")
+    elif cfg.backend == "vllm":
+        p = make_policy(f"vllm:{cfg.model}", train=cfg.train, seed=cfg.seed)
+    else:
+        raise ValueError(f"policy backend must be hf or vllm, got {cfg.backend!r}")
+    return p, (p if cfg.train else None)
 
 
 # ---- the run -------------------------------------------------------------------------------------
@@ -233,6 +233,7 @@ class Optimizer:
                                f"(status {self.ref_report['status']}); cannot optimize against it")
         self.ref_ppa = float(self.ref_report["ppa"])
         self._event("phase", step=None, phase="loading model")
+        seed_all(cfg.seed)       # the LoRA's random init happens at construction: seed it, or runs differ
         self.sampler, self.trainer = self._policies or build_policies(cfg)
         last = self.store.last_step()
         if last is None:
@@ -242,7 +243,6 @@ class Optimizer:
 
     def _init_state(self):
         cfg = self.cfg
-        seed_all(cfg.seed)
         ref_code = _join(self.ref_src)
         slim = _slim(self.ref_report)
         if cfg.from_spec:
@@ -280,8 +280,6 @@ class Optimizer:
                 raise RuntimeError(f"cannot resume training: {opt} is missing")
             import torch
             self.trainer.optimizer.load_state_dict(torch.load(opt, weights_only=True))
-            if self.sampler is not self.trainer:
-                self.sampler.load_adapter(ad)
         self._event("phase", step=last, phase=f"resumed after step {last}")
 
     # -- one step --
@@ -409,8 +407,8 @@ class Optimizer:
         torch.save(self.trainer.optimizer.state_dict(), tmp / "optimizer.pt")
         shutil.rmtree(final, ignore_errors=True)      # a half-done earlier attempt at this step
         os.replace(tmp, final)
-        if self.sampler is not self.trainer:
-            self.sampler.load_adapter(final)
+        if hasattr(self.trainer, "sync"):             # vLLM: serve the updated adapter from the next step on
+            self.trainer.sync()
         return rel
 
     def _prune_optimizers(self, k: int):
