@@ -53,7 +53,7 @@ def html(df: pd.DataFrame, s: dict, meta: dict, ks) -> str:
     cat = df.assign(top=df.category.str.split("/").str[0].replace("", "other"))
     rate = cat.groupby("top").apply(lambda g: g.func_pass.sum() / max(1, g.samples.sum()), include_groups=False)
     fig, ax = plt.subplots(figsize=(6, 3))
-    rate.plot.bar(ax=ax, color="#4a7")
+    rate.plot.bar(ax=ax, color="#4a7", rot=0)
     ax.set_ylabel("functional pass rate"); ax.set_ylim(0, 1); ax.set_xlabel("")
     ax.set_title("Pass rate per category")
     figs.append(_png(fig)); plt.close(fig)
