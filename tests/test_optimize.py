@@ -1,0 +1,127 @@
+"""rtl-agent optimize: the loop on the real bundled model and real EDA tools, kept small
+(adder16, 2 steps x 1 parent x 2 samples, 96 tokens). One uninterrupted run is shared by the
+tests; the resume test kills a second run mid-step with SIGKILL and checks that --resume ends in
+exactly the same state."""
+import csv
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from designs.task import load_task
+from eda.flow import evaluate
+from rtl_agent.optimize import OptimizeConfig, score, step_seed
+from training.store import RunStore
+
+ROOT = Path(__file__).resolve().parent.parent
+ARGS = ["adder16", "--steps", "2", "--batch", "1", "--group", "2", "--max-tokens", "96", "--seed", "5", "--quiet"]
+ENV = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE", "PYTHONPATH": str(ROOT)}
+
+
+def cli(out, *extra, **kw):
+    return subprocess.Popen([sys.executable, "-m", "rtl_agent.cli", "optimize", *ARGS, "--out", str(out), *extra],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("opt") / "full"
+    p = cli(out)
+    log, _ = p.communicate(timeout=600)
+    assert p.returncode == 0, log
+    return out, log
+
+
+def test_reward_by_stage_and_ppa():
+    t = load_task("adder16")
+    cfg = OptimizeConfig(task="adder16")
+    ref = t.reference_sources()
+    good = evaluate(ref, t.top, pdk=t.pdk, tb=t.testbench_sources(), ref=ref, clock=None).to_dict()
+    r, status, failed, ratio = score(good, good["ppa"], cfg)
+    assert (r, status, failed, ratio) == (0.0, "pass", None, 1.0)
+    # a verified design twice as good gets log 2; a much worse one is floored above every penalty
+    assert score(good, 2 * good["ppa"], cfg)[0] == pytest.approx(math.log(2))
+    assert score(good, good["ppa"] / 10, cfg)[0] == cfg.valid_floor > max(cfg.penalties.values())
+    broken = {"adder16.v": "module adder16(input [15:0] a, b, input cin, output [15:0] sum, output cout);\n"
+                           "  assign {cout, sum} = a - b + cin;\nendmodule\n"}
+    bad = evaluate(broken, t.top, pdk=t.pdk, tb=t.testbench_sources(), ref=ref, clock=None).to_dict()
+    r, status, failed, _ = score(bad, good["ppa"], cfg)
+    assert failed == "sim" and r == cfg.penalties["sim"]
+    assert score(None, good["ppa"], cfg)[:3] == (-1.0, "extract", "extract")
+    assert step_seed(5, 2, 0) == step_seed(5, 2, 0) != step_seed(5, 2, 1)
+
+
+def test_loop_outputs_and_best_never_worse(full_run):
+    out, log = full_run
+    with RunStore(out / "run.sqlite") as st:
+        steps = st.steps()
+        assert [s["step"] for s in steps] == [0, 1, 2]
+        ratios = [s["stats"]["metrics"]["best_ratio"] for s in steps]
+        assert ratios[0] == 1.0 and all(b >= a for a, b in zip(ratios, ratios[1:])), ratios
+        cands = st.candidates()
+        assert len(cands) == 1 + 2 * 1 * 2              # the reference row + B*G per step
+        assert len(st.decisions()) == 2 and all(d["cause"] for d in st.decisions())
+        for s in steps[1:]:
+            assert s["stats"]["train"]["sequences"] == 2   # the LoRA step saw every sample
+    best = json.loads((out / "best.json").read_text())
+    assert best["ratio"] >= 1.0 and (out / "best.v").read_text().strip().startswith(("module", "//", "`"))
+    rows = list(csv.DictReader(open(out / "candidates.csv")))
+    assert len(rows) == 5 and rows[0]["status"] == "reference"
+    assert all(float(r["reward"]) <= 0 or r["failed_stage"] == "" for r in rows)
+    html = (out / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 4 and "KL-controller decisions" in html
+    assert all((out / f"adapters/step_{k:03d}/adapter_model.safetensors").is_file() for k in (1, 2))
+    assert "best PPA ratio" in log
+
+
+def test_resume_refuses_other_settings(full_run):
+    out, _ = full_run
+    p = subprocess.run([sys.executable, "-m", "rtl_agent.cli", "optimize", *ARGS[:-1], "--out", str(out),
+                        "--resume", "--group", "3"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "group was 2, now 3" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "rtl_agent.cli", "optimize", *ARGS, "--out", str(out)],
+                       cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "--resume" in p.stderr
+
+
+def test_sigkill_mid_step_then_resume_matches(full_run, tmp_path):
+    ref_out, _ = full_run
+    out = tmp_path / "killed"
+    p = cli(out)
+    events, killed_at = out / "events.jsonl", None
+    deadline = time.time() + 500
+    while time.time() < deadline and p.poll() is None:
+        if events.exists():
+            for line in events.read_text().splitlines():
+                e = json.loads(line)
+                if e["kind"] == "phase" and e.get("step") == 2 and e.get("phase") == "training":
+                    killed_at = e
+            if killed_at:
+                p.send_signal(signal.SIGKILL)      # mid-step: candidates scored, pool changed, nothing committed
+                break
+        time.sleep(0.05)
+    p.wait(timeout=30)
+    assert killed_at and p.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+    with RunStore(out / "run.sqlite") as st:
+        assert st.last_step() == 1                 # step 2 was never committed
+    r = cli(out, "--resume")
+    log, _ = r.communicate(timeout=600)
+    assert r.returncode == 0, log
+    assert "resum" in log
+    with RunStore(out / "run.sqlite") as a, RunStore(ref_out / "run.sqlite") as b:
+        assert a.last_step() == b.last_step() == 2
+        assert a.pool() == b.pool()                # same states, visits, rewards and pool RNG
+        key = lambda c: (c["step"], c["idx"], c["text"], c["reward"], c["status"])  # noqa: E731
+        assert [key(c) for c in a.candidates()] == [key(c) for c in b.candidates()]
+        assert len(a.candidates(2)) == 2           # step 2 stored once, not twice
+        assert [d["eps_new"] for d in a.decisions()] == [d["eps_new"] for d in b.decisions()]
+    for k in (1, 2):                               # the LoRA weights follow the same trajectory
+        fa = (out / f"adapters/step_{k:03d}/adapter_model.safetensors").read_bytes()
+        fb = (ref_out / f"adapters/step_{k:03d}/adapter_model.safetensors").read_bytes()
+        assert fa == fb, f"adapter of step {k} differs after resume"
