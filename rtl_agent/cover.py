@@ -1,0 +1,588 @@
+"""Coverage closure: the policy writes stimulus until the DUT's coverage meets a target.
+
+    summary = run_cover(load_task("counter8"), Path("runs/cover/counter8"),
+                        CoverConfig(target=parse_target("line=95,branch=90,toggle=80"), budget=16))
+
+One step: prompt (spec + DUT RTL + the uncovered points of the target types, with their source
+lines; short, the default model has a small context) -> G stimuli sampled from the policy ->
+each compiled and run by `eda.coverage.coverage_run` (sandboxed, Verilator) -> reward ->
+one entropic LoRA step (`training.lora_update.rl_step`, adaptive KL budget) unless `train` is off.
+The loop stops when every target type reaches its percentage or the budget is spent.
+
+Budget: every sampled stimulus costs one simulation, whether it compiles or not (a build is the
+expensive part, and a weak model would otherwise loop for ever on unusable text). With
+`seed_random` the run starts with one constrained-random stimulus (`eda.random_stim`, 200
+cycles), which also costs one simulation; it gives the first prompt real uncovered points.
+
+Reward of a stimulus (REWARDS, configurable):
+  ran (status pass): gain = points of the target types it reaches that the union of all earlier
+      steps had not, divided by the target-type points still uncovered before this step (the share
+      of the remaining gap it closes, in [0, 1]); the G samples of a step are all scored against
+      the union before the step, so the order inside a group does not matter.
+  no Verilog in the completion: `extract`; refused by the sandbox screen: `rejected`;
+  does not compile: `error`; no coverage written ($stop/$fatal/crash): `fail`; hit a limit: `timeout`.
+A stimulus is accepted into the regression suite when it adds points (all types) to the union,
+taken greedily in order of gain; the accepted ones are the closed suite (`suite/*.sv`).
+
+Run folder (resumable: every step is one SQLite transaction in run.db, see training/store.py;
+the LoRA adapter of step s is saved before step s is committed, sampling is seeded per step):
+  run.db, adapters/step<N>/, suite/sim<NNN>.sv, coverage.csv, coverage.html, coverage.info,
+  coverage.txt (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+import re
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from eda import coverage as cov
+from eda import tools
+from eda.random_stim import random_stimulus, seeded_stimulus
+from training.store import RunStore
+
+CHASED = ("line", "branch", "expr", "toggle", "user")
+
+# Failed stimuli are verdicts with a reward, never exceptions (see the module doc).
+REWARDS = {"extract": -1.0, "rejected": -1.0, "error": -0.5, "fail": -0.3, "timeout": -0.3}
+
+
+def parse_target(text: str) -> dict:
+    """"line=95,branch=90,toggle=80" -> {"line": 95.0, ...}; ValueError names what is wrong."""
+    out = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        k, sep, v = part.partition("=")
+        k = k.strip()
+        if not sep or k not in CHASED:
+            raise ValueError(f"--target: expected TYPE=PERCENT with TYPE in {', '.join(CHASED)}, got {part.strip()!r}")
+        try:
+            x = float(v)
+        except ValueError:
+            raise ValueError(f"--target: {k}: {v.strip()!r} is not a number") from None
+        if not 0 <= x <= 100:
+            raise ValueError(f"--target: {k}: {x} is not a percentage in [0, 100]")
+        out[k] = x
+    if not out:
+        raise ValueError("--target: give at least one TYPE=PERCENT, e.g. line=95,branch=90,toggle=80")
+    return out
+
+
+@dataclass
+class CoverConfig:
+    target: dict = field(default_factory=lambda: {"line": 95.0, "branch": 90.0, "toggle": 80.0})
+    budget: int = 16              # simulations (sampled stimuli, compiled or not)
+    group: int = 4                # stimuli sampled per step (G)
+    train: bool = True            # entropic LoRA step after each group
+    max_tokens: int = 256
+    temperature: float = 0.8
+    top_p: float = 0.95
+    seed: int = 0
+    seed_random: bool = False     # start with one constrained-random stimulus (counts in the budget)
+    lr: float = 1e-4
+    prompt_points: int = 10       # uncovered items listed in the prompt
+    max_code: int = 1500          # DUT characters in the prompt (prefill dominates CPU sampling)
+    max_spec: int = 400           # spec characters in the prompt
+    example: bool = True          # one worked example before the request (see build_prompt)
+    run_wall_s: float = 10.0      # per simulation (the build has its own limit)
+    rewards: dict = field(default_factory=lambda: dict(REWARDS))
+
+    def check(self):
+        if self.budget < 1 or self.group < 1 or self.max_tokens < 1:
+            raise ValueError("budget, group and max_tokens must be >= 1")
+        for k in self.rewards:
+            if k not in REWARDS:
+                raise ValueError(f"unknown reward key {k!r}; known: {', '.join(REWARDS)}")
+        return self
+
+
+# ---- coverage bookkeeping ------------------------------------------------------------
+
+def _covered(points, types=None) -> set:
+    return {p.key for p in points if p.count > 0 and (types is None or p.type in types)}
+
+
+def target_status(db: cov.CoverageDB, target: dict) -> dict:
+    """type -> {"covered", "total", "pct", "target", "met"}; a type the DUT lacks counts as met
+    once the point set is known (an empty database meets nothing)."""
+    s = db.summary()
+    out = {}
+    for t, want in target.items():
+        c, n = s.get(t, (0, 0))
+        out[t] = {"covered": c, "total": n, "pct": round(cov.pct((c, n)), 2) if n else None,
+                  "target": want, "met": bool(db.points) and (n == 0 or cov.pct((c, n)) >= want - 1e-9)}
+    return out
+
+
+def met(db, target) -> bool:
+    return all(v["met"] for v in target_status(db, target).values())
+
+
+def points_of(pairs) -> list:
+    """Points back from stored [key, count] pairs (a key is a coverage.dat record body)."""
+    return cov.parse_coverage_dat("\n".join(f"C '{k}' {c}" for k, c in pairs))
+
+
+# ---- prompt and extraction -------------------------------------------------------------
+
+def uncovered_lines(db: cov.CoverageDB, types, limit: int) -> list:
+    """Short descriptions of uncovered points for the prompt: toggles grouped per signal."""
+    out, toggles = [], {}
+    for p in db.uncovered(types):
+        if p.type == "toggle":
+            sig = re.sub(r"\[\d+\].*|:.*", "", p.comment) or p.comment
+            toggles.setdefault(sig, []).append(p.comment[len(sig):].replace(":", " ").strip())
+        else:
+            src = p.source.strip()
+            out.append(f"line {p.line} {p.type}{(' ' + p.comment) if p.comment else ''}: `{src[:80]}`")
+    for sig, bits in toggles.items():
+        out.append(f"signal {sig} not toggled: {', '.join(bits[:6])}")
+    return out[:limit]
+
+
+# One worked example (a different, tiny design) before the real request: the 135M default model
+# copies the answer's shape (bare statements driving ports by name) far more often than it follows
+# the instruction alone. It costs ~150 prompt tokens.
+_EX_CODE = ("module acc(input clk, input rst, input [3:0] x, output reg [7:0] s);\n"
+            "  always @(posedge clk) if (rst) s <= 0; else s <= s + x;\nendmodule")
+_EX_TODO = ["line 2 branch else: `else s <= s + x;`", "signal x not toggled: [3] 0->1"]
+_EX_ANSWER = ("```verilog\nrst = 1;\nrepeat (2) @(negedge clk);\nrst = 0;\nrepeat (20) begin\n"
+              "  @(negedge clk);\n  x = $random;\nend\nx = 4'hf;\n@(negedge clk);\n$finish;\n```")
+
+
+def build_prompt(task, db: cov.CoverageDB, cfg: CoverConfig) -> list:
+    """Chat messages: the stimulus prompt of rtl_agent.prompts (system, one worked example, then
+    this DUT with this run's uncovered points)."""
+    from rtl_agent.prompts import stimulus_prompt
+    code = "\n".join(task.reference_sources().values())
+    todo = uncovered_lines(db, list(cfg.target), cfg.prompt_points) if db.points else []
+    spec = (task.spec or "").strip()
+    spec = spec if len(spec) <= cfg.max_spec else spec[:cfg.max_spec] + " ..."
+    msgs = stimulus_prompt(spec, code, task.top, todo, max_items=cfg.prompt_points, max_code=cfg.max_code)
+    if not cfg.example:
+        return msgs
+    ex = stimulus_prompt("Accumulator: s adds x every clock; rst clears it.", _EX_CODE, "acc", _EX_TODO)
+    return msgs[:1] + [ex[1], {"role": "assistant", "content": _EX_ANSWER}] + msgs[1:]
+
+
+_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_STARTERS = {"#", "@", "repeat", "for", "if", "else", "begin", "end", "fork", "join", "wait", "$finish",
+             "$display", "$random", "while", "integer"}
+_VCHARS = re.compile(r"^[\w\s\[\]:'\"$#@().,;=+\-*/&|^~<>!?{}%]*$")
+
+
+def _salvage(text: str, inputs) -> str:
+    """Keep the lines that look like procedural Verilog driving the DUT: only Verilog characters,
+    starting with a statement keyword, a delay/event control, or an input port of the DUT.
+    initial/always lines are dropped (the body is wrapped in one initial block; the clock is
+    driven by the wrapper) and an `end` that closes nothing goes with them."""
+    out, depth = [], 0
+    for raw in text.splitlines():
+        line = raw.split("//")[0].rstrip()
+        if not line.strip() or not _VCHARS.match(line):
+            continue
+        first = re.match(r"\s*(\$?\w+|[#@])", line)
+        word = first.group(1) if first else ""
+        if word in ("initial", "always"):
+            rest = re.sub(r"^\s*(initial|always)\b\s*(@\s*\([^)]*\)|#\s*[\d.]+)?", "", line)
+            if rest.strip().startswith("begin"):
+                depth += 1
+                out.append(rest)
+            continue
+        if word not in _STARTERS and word not in inputs:
+            continue
+        opens = len(re.findall(r"\bbegin\b", line))
+        closes = len(re.findall(r"\bend\b", line))
+        if closes > depth + opens:
+            continue
+        depth += opens - closes
+        out.append(line)
+    return "\n".join(out)
+
+
+def extract_stimulus(completion: str, inputs=None) -> tuple[str, str]:
+    """(stimulus text, "") or ("", reason). Takes the first fenced block (else the whole text).
+    A module stays as is (full-module form). Otherwise it is a body: with `inputs` (the DUT's input
+    port names) lines that cannot be stimulus are dropped (`_salvage`); then it is cut after the
+    last complete statement (the sample may be truncated), open begin/fork blocks are closed, and
+    bare statements are wrapped in `initial begin ... $finish; end`."""
+    if not isinstance(completion, str) or not completion.strip():
+        return "", "empty completion"
+    m = _FENCE.search(completion)
+    text = (m.group(1) if m else completion).strip()
+    if re.search(r"^\s*module\b", text, re.M):
+        return text + "\n", ""
+    if inputs is not None:
+        text = _salvage(text, set(inputs))
+    last = max(text.rfind(";"), *(mm.end() - 1 for mm in re.finditer(r"\bend\b", text)), -1)
+    if last < 0:
+        return "", "no Verilog statement (nothing ends with ';')"
+    text = text[:last + 1]
+    opened = len(re.findall(r"\bbegin\b", text)) - len(re.findall(r"\bend\b", text))
+    forks = len(re.findall(r"\bfork\b", text)) - len(re.findall(r"\bjoin(?:_any|_none)?\b", text))
+    text += "\njoin" * max(0, forks) + "\nend" * max(0, opened)
+    if not re.search(r"^\s*(initial|always)\b", text, re.M):
+        text = "initial begin\n" + text + "\n#10 $finish;\nend"
+    return text + "\n", ""
+
+
+# ---- one simulation ------------------------------------------------------------------------
+
+def simulate(task, sources: dict, text: str, cfg: CoverConfig) -> cov.CoverageResult:
+    lim = cov.CoverageLimits()
+    lim.run.wall_s = float(cfg.run_wall_s)
+    lim.run.cpu_s = max(1, int(cfg.run_wall_s))     # setrlimit takes whole seconds
+    return cov.coverage_run(sources, task.top, text, limits=lim, ports=task.ports, clock=task.clock,
+                            period_ns=task.period_ns or 10.0)
+
+
+def score(results, union: cov.CoverageDB, types, rewards: dict) -> list:
+    """One (reward, gain_points) per result ("extract" for None) against `union` (not changed)."""
+    before = _covered(union.points.values(), types)
+    out = []
+    for r in results:
+        if r is None:
+            out.append((rewards["extract"], 0))
+            continue
+        if not r.ok:
+            out.append((rewards.get(r.status, rewards["error"]), 0))
+            continue
+        universe = {p.key for p in union.points.values() if p.type in types} | {p.key for p in r.points if p.type in types}
+        gap = len(universe - before)
+        new = len(_covered(r.points, types) - before)
+        out.append((new / gap if gap else 0.0, new))
+    return out
+
+
+# ---- the loop ----------------------------------------------------------------------------
+
+class RunFolderError(ValueError):
+    pass
+
+
+def _state(store: RunStore):
+    """(simulation records, union db) rebuilt from committed steps."""
+    sims = []
+    for c in store.candidates():
+        rep = c["report"] or {}
+        sims.append({**c, **rep})
+    sims.sort(key=lambda s: s["sim"])
+    return sims
+
+
+def _union(sims, sources) -> cov.CoverageDB:
+    db = cov.CoverageDB(sources)
+    for s in sims:
+        if s.get("cov"):
+            db.add(points_of(s["cov"]))
+    return db
+
+
+def run_cover(task, out: Path, cfg: CoverConfig, policy=None, policy_spec: str = "default", resume: bool = False,
+              baseline: bool = False, on_sim=None, log=print) -> dict:
+    """Run (or resume) a closure job in `out`; returns the summary (also written to summary.json).
+    on_sim(record, db) is called after each simulation (progress)."""
+    cfg.check()
+    out = Path(out)
+    store_path = out / "run.db"
+    if store_path.exists() and not resume:
+        with RunStore(store_path) as st:
+            if st.last_step() is not None:
+                raise RunFolderError(f"{out} already holds a run; pass --resume to continue it, or choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    sources = task.reference_sources()
+    store = RunStore(store_path)
+    try:
+        old = store.meta("config")
+        if old and resume and (old.get("task") != task.name or old.get("target") != cfg.target):
+            raise RunFolderError(f"{out} is a run of {old.get('task')} with target {old.get('target')}; "
+                                 f"it cannot be resumed as {task.name} with target {cfg.target}")
+        if not old:
+            store.set_meta("config", {"task": task.name, "top": task.top, "target": cfg.target,
+                                      "policy": policy_spec, "config": asdict(cfg)})
+        sims = _state(store)
+        db = _union(sims, sources)
+        types = list(cfg.target)
+        last = store.last_step()
+        step = -1 if last is None else last
+        if resume and sims:
+            log(f"resuming {out}: {len(sims)} simulations in {step + 1} step(s) already done")
+        if baseline:
+            run_baseline(task, sources, out, cfg)
+        write_outputs(task, out, store, cfg)
+
+        if cfg.seed_random and last is None and len(sims) < cfg.budget:
+            text = random_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
+                                   reset_active_low=task.reset_active_low, cycles=200, seed=cfg.seed,
+                                   period_ns=task.period_ns or 10.0)
+            r = simulate(task, sources, text, cfg)
+            rec = _commit(store, 0, [text], [None], [r], score([r], db, types, cfg.rewards), db, sims, cfg,
+                          stats={"kind": "seed-random"})
+            step = 0
+            _after(task, out, store, cfg, rec, db, on_sim)
+
+        pol, ctl = None, None
+        inputs = [p.name for p in task.ports if p.direction == "input" and p.name != task.clock]
+        while len(sims) < cfg.budget and not met(db, cfg.target):
+            step += 1
+            if pol is None:
+                pol, ctl = _open_policy(policy, policy_spec, out, store, cfg, log)
+            n = min(cfg.group, cfg.budget - len(sims))
+            prompt = build_prompt(task, db, cfg)
+            comps = pol.sample([prompt], n=n, temperature=cfg.temperature, top_p=cfg.top_p,
+                               max_tokens=cfg.max_tokens, seed=cfg.seed * 100003 + step)[0]
+            texts, results = [], []
+            for c in comps:
+                text, why = extract_stimulus(c.text, inputs)
+                texts.append(text or c.text)
+                results.append(simulate(task, sources, text, cfg) if text else None)
+            scored = score(results, db, types, cfg.rewards)
+            stats = {"kind": "llm", "policy_version": getattr(pol, "version", 0)}
+            rewards = [s[0] for s in scored]
+            if cfg.train and getattr(pol, "trainable", False) and len(set(rewards)) > 1:
+                from training.lora_update import rl_step
+                st = rl_step(pol, [(comps[0].prompt_token_ids, [c.token_ids for c in comps], rewards)],
+                             eps=ctl.eps, controller=ctl, lr=cfg.lr, step=step)
+                stats["train"] = {k: v for k, v in st.items() if k != "decision"}
+                ad = pol.save_adapter(out / "adapters" / f"step{step}")
+                stats["adapter"] = str(ad.relative_to(out))
+            if ctl is not None:
+                stats["controller"] = ctl.to_dict()
+            recs = _commit(store, step, texts, comps, results, scored, db, sims, cfg, stats,
+                           decision=(ctl.history[-1] if ctl is not None and ctl.history
+                                     and ctl.history[-1]["step"] == step else None))
+            _prune_adapters(out, step)
+            _after(task, out, store, cfg, recs, db, on_sim)
+        return write_outputs(task, out, store, cfg)
+    finally:
+        store.close()
+
+
+def _open_policy(policy, spec, out: Path, store: RunStore, cfg: CoverConfig, log):
+    """The policy (built from spec unless given), its latest adapter and KL controller restored."""
+    from training.kl_control import KLController
+    if policy is None:
+        from rtl_agent.policy import make_policy
+        log(f"loading policy {spec} ...")
+        policy = make_policy(spec)
+    ctl = KLController()
+    steps = store.steps()
+    for s in reversed(steps):
+        if s["stats"].get("controller"):
+            ctl = KLController.from_dict(s["stats"]["controller"])
+            break
+    for s in reversed(steps):
+        ad = s["stats"].get("adapter")
+        if ad and cfg.train and getattr(policy, "trainable", False):
+            policy.load_adapter(out / ad)
+            log(f"restored adapter {ad}")
+            break
+    return policy, ctl
+
+
+def _prune_adapters(out: Path, step: int):
+    """Keep the adapter of the last committed step and the one before (disk stays small)."""
+    d = out / "adapters"
+    if not d.is_dir():
+        return
+    for p in d.iterdir():
+        m = re.fullmatch(r"step(\d+)", p.name)
+        if m and int(m.group(1)) < step - 1:
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _commit(store, step, texts, comps, results, scored, db, sims, cfg, stats, decision=None):
+    """Accept greedily by gain, update `db`/`sims`, write the step in one transaction."""
+    order = sorted(range(len(results)), key=lambda i: -scored[i][1])
+    accepted = set()
+    trial = cov.CoverageDB(db.sources)
+    trial.add(db.points.values())
+    for i in order:
+        r = results[i]
+        if r is not None and r.ok and _covered(r.points) - _covered(trial.points.values()):
+            accepted.add(i)
+        if r is not None and r.ok:
+            trial.add(r.points)
+    rows, recs = [], []
+    base = len(sims)
+    for i, r in enumerate(results):
+        status = "extract" if r is None else r.status
+        comp = comps[i]
+        rep = {"sim": base + i, "step": step, "accepted": i in accepted, "gain": scored[i][1],
+               "completion": getattr(comp, "text", None),
+               "tokens": len(getattr(comp, "token_ids", []) or []),
+               "diagnostics": [] if r is None else [str(d) for d in r.diagnostics[:6]],
+               "build_s": 0.0 if r is None else round(r.build_s, 2), "run_s": 0.0 if r is None else round(r.run_s, 3),
+               "stopped_by": None if r is None else r.data.get("stopped_by"),
+               "cov": [[p.key, p.count] for p in r.points] if r is not None and r.ok else None}
+        rows.append({"grp": 0, "text": texts[i], "reward": float(scored[i][0]), "status": status,
+                     "failed_stage": None if status == "pass" else ("extract" if r is None else "coverage"),
+                     "report": rep})
+        recs.append({**rows[-1], **rep})
+    store.write_step(step, eps=(stats.get("controller") or {}).get("eps"), stats=stats, candidates=rows,
+                     decision=decision)
+    for r in results:
+        if r is not None and r.ok:
+            db.add(r.points)
+    sims.extend(recs)
+    return recs
+
+
+def _after(task, out, store, cfg, recs, db, on_sim):
+    write_outputs(task, out, store, cfg)
+    if on_sim:
+        for r in recs if isinstance(recs, list) else [recs]:
+            on_sim(r, db)
+
+
+# ---- baseline ------------------------------------------------------------------------------
+
+def run_baseline(task, sources, out: Path, cfg: CoverConfig) -> dict:
+    """Constrained-random stimulus at the same budget (seeded_stimulus: one build, `budget` runs,
+    +seed=0..budget-1), cumulative coverage after each run. Kept in baseline.json (computed once)."""
+    path = out / "baseline.json"
+    if path.exists():
+        try:
+            return json.loads(path.read_text())
+        except ValueError:
+            pass
+    text = seeded_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
+                           reset_active_low=task.reset_active_low, cycles=200, seed=0,
+                           period_ns=task.period_ns or 10.0)
+    res = cov.coverage_runs(sources, task.top, text, [[f"+seed={s}"] for s in range(cfg.budget)])
+    db, curve = cov.CoverageDB(sources), []
+    for r in res:
+        if r.ok:
+            db.add(r.points)
+        curve.append({k: (list(v) if v else None) for k, v in _pcts(db).items()})
+    data = {"budget": cfg.budget, "status": [r.status for r in res], "curve": curve,
+            "final": {t: list(v) for t, v in db.summary().items()}, "percent": round(db.percent(), 2)}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(path)
+    return data
+
+
+def _pcts(db) -> dict:
+    s = db.summary()
+    return {t: s.get(t) for t in CHASED if t in s}
+
+
+# ---- outputs -------------------------------------------------------------------------------
+
+def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
+    """Every output file, regenerated from the committed steps (so a resumed run never duplicates)."""
+    sims = _state(store)
+    sources = task.reference_sources()
+    db = cov.CoverageDB(sources)
+    suite = out / "suite"
+    suite.mkdir(exist_ok=True)
+    keep = set()
+    rows = []
+    for s in sims:
+        if s.get("cov"):
+            db.add(points_of(s["cov"]))
+        if s.get("accepted"):
+            name = f"sim{s['sim']:03d}.sv"
+            keep.add(name)
+            f = suite / name
+            if not f.exists() or f.read_text() != s["text"]:
+                f.write_text(s["text"])
+        row = {"sim": s["sim"] + 1, "step": s["step"], "status": s["status"], "reward": round(s["reward"], 4),
+               "gain": s.get("gain", 0), "accepted": int(bool(s.get("accepted")))}
+        for t, ct in _pcts(db).items():
+            row[f"{t}_pct"] = round(cov.pct(ct), 2)
+        row["total_pct"] = round(db.percent(), 2) if db.points else 0.0
+        rows.append(row)
+    for f in suite.glob("*.sv"):
+        if f.name not in keep:
+            f.unlink()
+    cols = ["sim", "step", "status", "reward", "gain", "accepted"] + [f"{t}_pct" for t in CHASED] + ["total_pct"]
+    with open(out / "coverage.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=cols, restval="")
+        w.writeheader()
+        w.writerows(rows)
+    title = f"{task.name}: coverage after {len(sims)} simulation(s)"
+    db.write_html(out / "coverage.html", title)
+    (out / "coverage.info").write_text(db.to_lcov(task.name))
+    (out / "coverage.txt").write_text(db.annotate())
+    base = None
+    if (out / "baseline.json").exists():
+        try:
+            base = json.loads((out / "baseline.json").read_text())
+        except ValueError:
+            base = None
+    _plot(out / "coverage.png", rows, base, cfg, task.name)
+    summary = _summary(task, sims, db, cfg, base, store)
+    tmp = out / "summary.json.tmp"
+    tmp.write_text(json.dumps(summary, indent=1, default=str))
+    tmp.replace(out / "summary.json")
+    return summary
+
+
+def _why(db, sims) -> str:
+    """Why points are still uncovered, as far as the run can tell."""
+    if not sims:
+        return "no simulation ran yet"
+    if not db.points:
+        bad = {}
+        for s in sims:
+            bad[s["status"]] = bad.get(s["status"], 0) + 1
+        return ("no stimulus ran to completion, so not even the point set is known: "
+                + ", ".join(f"{n} {k}" for k, n in sorted(bad.items())))
+    ok = [s for s in sims if s["status"] == "pass"]
+    return (f"not reached by any of the {len(ok)} stimuli that ran ({len(sims) - len(ok)} of {len(sims)} "
+            "simulations did not run: see coverage.csv status)")
+
+
+def _summary(task, sims, db, cfg, base, store) -> dict:
+    status = target_status(db, cfg.target)
+    unc = [p.describe() for p in db.uncovered(list(cfg.target))]
+    counts = {}
+    for s in sims:
+        counts[s["status"]] = counts.get(s["status"], 0) + 1
+    return {"task": task.name, "top": task.top, "date": datetime.date.today().isoformat(),
+            "target": cfg.target, "met": met(db, cfg.target), "coverage": status,
+            "all_types": {t: list(v) for t, v in db.summary().items()},
+            "total_pct": round(db.percent(), 2) if db.points else 0.0,
+            "simulations": len(sims), "budget": cfg.budget, "steps": len({s["step"] for s in sims}),
+            "verdicts": counts, "accepted": [f"suite/sim{s['sim']:03d}.sv" for s in sims if s.get("accepted")],
+            "mean_reward": round(sum(s["reward"] for s in sims) / len(sims), 4) if sims else None,
+            "uncovered": unc[:200], "uncovered_count": len(unc), "why_uncovered": _why(db, sims),
+            "baseline": None if base is None else {"budget": base["budget"], "final": base["final"],
+                                                   "percent": base["percent"]},
+            "train": cfg.train, "seed_random": cfg.seed_random, "verilator": tools.version("verilator"),
+            "kl_decisions": len(store.decisions())}
+
+
+def _plot(path: Path, rows, base, cfg, name):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    colors = {"line": "C0", "branch": "C1", "expr": "C2", "toggle": "C3", "user": "C4"}
+    for t in CHASED:
+        ys = [r.get(f"{t}_pct") for r in rows]
+        pts = [(r["sim"], y) for r, y in zip(rows, ys) if y not in (None, "")]
+        if pts:
+            ax.plot(*zip(*pts), "-o", color=colors[t], label=f"{t} (agent)", ms=3)
+        if base:
+            bp = [(i + 1, cov.pct(c[t])) for i, c in enumerate(base["curve"]) if c.get(t)]
+            if bp:
+                ax.plot(*zip(*bp), "--", color=colors[t], label=f"{t} (random)", alpha=0.7)
+        if t in cfg.target:
+            ax.axhline(cfg.target[t], color=colors[t], lw=0.6, ls=":")
+    ax.set_xlabel("simulations")
+    ax.set_ylabel("coverage %")
+    ax.set_ylim(0, 102)
+    ax.set_xlim(0.5, max(cfg.budget, 1) + 0.5)
+    ax.set_title(f"{name}: coverage vs simulations")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)

@@ -1,0 +1,142 @@
+"""Coverage closure (rtl-agent cover): real Verilator, real bundled model, tiny budgets."""
+import csv
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from designs.task import load_task
+from eda import tools
+from rtl_agent import cover
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not tools.which("verilator"), reason="verilator not installed")
+
+
+@pytest.fixture(scope="module")
+def task():
+    return load_task("counter8")
+
+
+@pytest.fixture(scope="module")
+def policy():
+    import torch
+    torch.set_num_threads(1)        # see rtl-agent cover --threads: 2 threads crawl on a busy 2-core box
+    from rtl_agent.policy import make_policy
+    return make_policy("default")
+
+
+def _rows(path):
+    with open(path) as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_target_parsing():
+    assert cover.parse_target("line=95, branch=90,toggle=80") == {"line": 95.0, "branch": 90.0, "toggle": 80.0}
+    for bad in ("", "line", "lines=90", "line=abc", "toggle=120"):
+        with pytest.raises(ValueError):
+            cover.parse_target(bad)
+
+
+def test_extraction_repairs_truncated_body():
+    text, why = cover.extract_stimulus("```verilog\nrst = 1;\n#20 rst = 0;\nbegin en = 1; repeat (30")
+    assert not why and text.startswith("initial begin") and text.count("end") >= 2 and "$finish" in text
+    assert cover.extract_stimulus("Sure! Here is how:")[0] == ""
+    # with the DUT's inputs known, lines that cannot be stimulus are dropped, not compiled
+    text, _ = cover.extract_stimulus("```verilog\n[nop]\ndef f() {\nrst = 1;\nalways #5 clk = ~clk;\n```", ["rst"])
+    assert "rst = 1;" in text and "nop" not in text and "def" not in text and "always" not in text
+
+
+def test_uncompilable_stimulus_is_a_penalised_verdict(task):
+    cfg = cover.CoverConfig()
+    text, _ = cover.extract_stimulus("```verilog\nfoo bar baz;\n```")
+    r = cover.simulate(task, task.reference_sources(), text, cfg)
+    assert r.status == "error" and r.diagnostics
+    db = cover.cov.CoverageDB()
+    (reward, gain), = cover.score([r], db, ["line"], cover.REWARDS)
+    assert reward == cover.REWARDS["error"] < 0 and gain == 0
+    # and a stimulus that runs earns the share of the gap it closes
+    good, _ = cover.extract_stimulus("rst = 1; #20 rst = 0; en = 1; repeat (20) @(negedge clk);")
+    r2 = cover.simulate(task, task.reference_sources(), good, cfg)
+    assert r2.ok
+    (reward2, gain2), = cover.score([r2], db, ["line", "branch"], cover.REWARDS)
+    assert 0 < reward2 <= 1 and gain2 > 0
+
+
+def test_stops_when_target_met_without_loading_a_model(task, tmp_path):
+    cfg = cover.CoverConfig(target={"line": 100.0, "branch": 100.0}, budget=4, seed_random=True)
+    s = cover.run_cover(task, tmp_path / "run", cfg, policy_spec="no-such-policy", log=lambda *a: None)
+    assert s["met"] and s["simulations"] == 1 and s["coverage"]["line"]["pct"] == 100.0
+    assert (tmp_path / "run" / "suite" / "sim000.sv").is_file()
+
+
+def test_loop_writes_run_folder(policy, tmp_path):
+    # gray_counter: one random stimulus leaves toggles uncovered, so the LLM steps run
+    task = load_task("gray_counter")
+    out = tmp_path / "run"
+    cfg = cover.CoverConfig(target={"line": 100.0, "branch": 100.0, "toggle": 100.0}, budget=3, group=2,
+                            max_tokens=96, seed_random=True, train=True)
+    s = cover.run_cover(task, out, cfg, policy=policy, log=lambda *a: None)
+    assert s["simulations"] == 3 and sum(s["verdicts"].values()) == 3
+    for f in ("coverage.html", "coverage.info", "coverage.txt", "coverage.png", "summary.json", "run.db"):
+        assert (out / f).is_file() and (out / f).stat().st_size > 0, f
+    rows = _rows(out / "coverage.csv")
+    assert [int(r["sim"]) for r in rows] == [1, 2, 3]
+    # the random seed stimulus runs and is kept; coverage never decreases along the run
+    assert rows[0]["status"] == "pass" and (out / "suite" / "sim000.sv").is_file()
+    totals = [float(r["total_pct"]) for r in rows]
+    assert totals[0] > 0 and totals == sorted(totals)
+    for r in rows:
+        if r["status"] != "pass":
+            assert float(r["reward"]) < 0           # failures are penalised verdicts
+    assert "SF:reference.v" in (out / "coverage.info").read_text()
+    assert sorted(p.name for p in (out / "suite").iterdir()) == sorted(Path(a).name for a in s["accepted"])
+    summ = json.loads((out / "summary.json").read_text())
+    assert set(summ["coverage"]) == {"line", "branch", "toggle"} and summ["why_uncovered"]
+    # an existing run is not silently overwritten
+    with pytest.raises(cover.RunFolderError):
+        cover.run_cover(task, out, cfg, policy=policy, log=lambda *a: None)
+
+
+def test_resume_after_kill_continues(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "rtl_agent.cli", "cover", "counter8", "--target", "line=100,branch=100,toggle=100",
+           "--budget", "4", "--group", "1", "--no-train", "--max-tokens", "64", "--out", str(out)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    t0 = time.time()
+    try:
+        while time.time() - t0 < 150:       # kill once the first step is committed
+            if (out / "run.db").exists():
+                with sqlite3.connect(out / "run.db") as db:
+                    try:
+                        n = db.execute("SELECT COUNT(*) FROM candidates").fetchone()[0]
+                    except sqlite3.OperationalError:
+                        n = 0
+                if n >= 1:
+                    break
+            if p.poll() is not None:
+                break
+            time.sleep(0.3)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    with sqlite3.connect(out / "run.db") as db:
+        before = db.execute("SELECT step, idx, text FROM candidates ORDER BY step, idx").fetchall()
+    assert 1 <= len(before) < 4, "the run should have been killed part-way"
+    r = subprocess.run(cmd + ["--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    with sqlite3.connect(out / "run.db") as db:
+        after = db.execute("SELECT step, idx, text FROM candidates ORDER BY step, idx").fetchall()
+    assert after[:len(before)] == before                    # nothing lost
+    assert len(after) == 4 and len({(s, i) for s, i, _ in after}) == 4
+    assert [int(row["sim"]) for row in _rows(out / "coverage.csv")] == [1, 2, 3, 4]   # nothing duplicated
+    assert json.loads((out / "summary.json").read_text())["simulations"] == 4
