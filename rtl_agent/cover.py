@@ -26,7 +26,7 @@ taken greedily in order of gain; the accepted ones are the closed suite (`suite/
 
 Run folder (resumable: every step is one SQLite transaction in run.db, see training/store.py;
 the LoRA adapter of step s is saved before step s is committed, sampling is seeded per step):
-  run.db, adapters/step<N>/, suite/sim<NNN>.sv, coverage.csv, coverage.html, coverage.info,
+  run.db, adapters/step<N>/, suite/sim<NNN>.sv (NNN = the row `sim` of coverage.csv), coverage.csv, coverage.html, coverage.info,
   coverage.txt (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
 """
 from __future__ import annotations
@@ -85,7 +85,7 @@ class CoverConfig:
     seed_random: bool = False     # start with one constrained-random stimulus (counts in the budget)
     lr: float = 1e-4
     prompt_points: int = 10       # uncovered items listed in the prompt
-    max_code: int = 1500          # DUT characters in the prompt (prefill dominates CPU sampling)
+    max_code: int = 1200          # DUT characters in the prompt (prefill dominates CPU sampling)
     max_spec: int = 400           # spec characters in the prompt
     example: bool = True          # one worked example before the request (see build_prompt)
     run_wall_s: float = 10.0      # per simulation (the build has its own limit)
@@ -487,7 +487,7 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
         if s.get("cov"):
             db.add(points_of(s["cov"]))
         if s.get("accepted"):
-            name = f"sim{s['sim']:03d}.sv"
+            name = f"sim{s['sim'] + 1:03d}.sv"
             keep.add(name)
             f = suite / name
             if not f.exists() or f.read_text() != s["text"]:
@@ -550,7 +550,7 @@ def _summary(task, sims, db, cfg, base, store) -> dict:
             "all_types": {t: list(v) for t, v in db.summary().items()},
             "total_pct": round(db.percent(), 2) if db.points else 0.0,
             "simulations": len(sims), "budget": cfg.budget, "steps": len({s["step"] for s in sims}),
-            "verdicts": counts, "accepted": [f"suite/sim{s['sim']:03d}.sv" for s in sims if s.get("accepted")],
+            "verdicts": counts, "accepted": [f"suite/sim{s['sim'] + 1:03d}.sv" for s in sims if s.get("accepted")],
             "mean_reward": round(sum(s["reward"] for s in sims) / len(sims), 4) if sims else None,
             "uncovered": unc[:200], "uncovered_count": len(unc), "why_uncovered": _why(db, sims),
             "baseline": None if base is None else {"budget": base["budget"], "final": base["final"],

@@ -73,7 +73,7 @@ def test_stops_when_target_met_without_loading_a_model(task, tmp_path):
     cfg = cover.CoverConfig(target={"line": 100.0, "branch": 100.0}, budget=4, seed_random=True)
     s = cover.run_cover(task, tmp_path / "run", cfg, policy_spec="no-such-policy", log=lambda *a: None)
     assert s["met"] and s["simulations"] == 1 and s["coverage"]["line"]["pct"] == 100.0
-    assert (tmp_path / "run" / "suite" / "sim000.sv").is_file()
+    assert (tmp_path / "run" / "suite" / "sim001.sv").is_file()
 
 
 def test_loop_writes_run_folder(policy, tmp_path):
@@ -89,7 +89,7 @@ def test_loop_writes_run_folder(policy, tmp_path):
     rows = _rows(out / "coverage.csv")
     assert [int(r["sim"]) for r in rows] == [1, 2, 3]
     # the random seed stimulus runs and is kept; coverage never decreases along the run
-    assert rows[0]["status"] == "pass" and (out / "suite" / "sim000.sv").is_file()
+    assert rows[0]["status"] == "pass" and (out / "suite" / "sim001.sv").is_file()
     totals = [float(r["total_pct"]) for r in rows]
     assert totals[0] > 0 and totals == sorted(totals)
     for r in rows:

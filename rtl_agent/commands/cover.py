@@ -14,6 +14,12 @@ Closes coverage on one design: the policy writes stimulus (Verilog driving the D
 policy is adapted after each group (entropic LoRA step; --no-train turns it off) until every
 --target type is met or --budget simulations are spent.
 
+The model is asked for the statements of an initial block (after one worked example); from its
+answer the first fenced block is taken, lines that cannot be stimulus are dropped (only lines
+starting with a statement keyword, a delay/event control or a DUT input are kept), truncated text
+is cut at the last statement, and the rest runs inside a generated testbench that declares the
+ports and drives the clock. A full `module` (instantiating the DUT as `uut`) is used as is.
+
 Reward of a stimulus: the share of the still-uncovered target points it reaches first (0..1);
 penalties when the completion holds no Verilog (-1), the sandbox refuses it (-1), it does not
 compile (-0.5), or it crashes / writes no coverage / hits a limit (-0.3). Every sampled stimulus
