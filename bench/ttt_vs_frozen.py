@@ -5,10 +5,11 @@ steps x batch x group samples, the same PUCT pool, the same per-step sampling se
 drawn before any update, is identical in both). Per step: valid-candidate rate and best PPA ratio
 (PPA_ref / PPA_best, 1.0 = the reference).
 
-    .venv/bin/python bench/ttt_vs_frozen.py                 # 3 tasks x 3 seeds x 2 modes, ~35 min on 2 cores
+    .venv/bin/python bench/ttt_vs_frozen.py     # 3 tasks x 3 seeds x 2 modes x 3 steps x 2 samples x 128 tokens
+                                                # (~40 min on 2 idle cores; longer when the machine is shared)
     .venv/bin/python bench/ttt_vs_frozen.py --tasks adder16 --seeds 1 --steps 2   # a quick look
 
-Writes bench/results/ttt_vs_frozen.{csv,md,png}. Runs live in runs/ttt_vs_frozen/<task>-<mode>-s<seed>
+Writes bench/results/ttt_vs_frozen.{csv,md,png}. Runs live in runs/ttt_vs_frozen_g2t128/<task>-<mode>-s<seed>
 and are resumed, so an interrupted benchmark continues where it stopped.
 """
 import argparse
@@ -138,9 +139,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--batch", type=int, default=1)
-    ap.add_argument("--group", type=int, default=4)
-    ap.add_argument("--max-tokens", type=int, default=80)
-    ap.add_argument("--runs", default=str(ROOT / "runs" / "ttt_vs_frozen"))
+    ap.add_argument("--group", type=int, default=2)
+    ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--runs", default=str(ROOT / "runs" / "ttt_vs_frozen_g2t128"))
     ap.add_argument("--name", default="ttt_vs_frozen", help="results file stem under bench/results")
     a = ap.parse_args(argv)
     from eda import tools

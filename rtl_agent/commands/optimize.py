@@ -20,7 +20,7 @@ Run folder: run.sqlite (every candidate, metric, pool snapshot and controller de
 adapters/step_NNN/, candidates.csv, report.html, events.jsonl. The run checkpoints after every
 step; kill it at any time and re-run with --resume to continue exactly where it stopped.
 
-Defaults fit the bundled SmolLM2-135M model on a CPU (about 1-2 minutes per step)."""
+Defaults fit the bundled SmolLM2-135M model on a CPU: 8 samples of up to 256 tokens and one LoRA step,\n3-6 minutes per step on 2 shared cores (see bench/results/optimize_e2e.md)."""
 
 EXAMPLES = """examples:
   rtl-agent optimize designs/adder16 --steps 5
