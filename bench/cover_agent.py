@@ -6,8 +6,8 @@ Verilator builds and every project task. Writes bench/results/cover_rtllm.{csv,m
     .venv/bin/python bench/cover_agent.py --only counter8,fsm --budget 4
 
 Per task: `run_cover(..., baseline=True)` in runs/bench-cover/<task>: the agent samples `--budget`
-stimuli (one group, --no-train, --max-tokens) from the bundled model (the group is drawn with one
-shared prompt prefill, `shared_prefix_sample`, 4x cheaper on CPU than HFPolicy.sample); the baseline is
+stimuli (one group, --no-train, --max-tokens) from the bundled model (a group is drawn with one
+shared prompt prefill, `shared_prefix_sample`, where HFPolicy.sample prefills every copy); the baseline is
 `eda.random_stim.seeded_stimulus` run with +seed=0..budget-1 (one build). Both are scored with
 the same Verilator coverage of the reference RTL; the target is `--target`. Then a TTT run
 (training on, `--ttt-budget` simulations in groups of `--ttt-group`) on the `--ttt` designs.
@@ -68,34 +68,19 @@ def shared_prefix_sample(pol, prompt, n, temperature, top_p, max_tokens, seed):
     return out
 
 
-class Prefetched:
-    """The real policy, sampled ahead for the first group of each design with one shared prompt
-    prefill (shared_prefix_sample); run_cover takes that group from this cache (same prompt text,
-    same settings); anything else is sampled live by the policy itself."""
-    trainable = False
-    version = 0
+class SharedPrefill:
+    """The real HFPolicy with `sample` replaced by shared_prefix_sample (one prefill per prompt);
+    everything else (logprobs, optimizer, adapters: what rl_step and run_cover use) is the policy's."""
 
     def __init__(self, policy):
-        self.policy, self.cache = policy, {}
+        self._pol = policy
 
-    def prefetch(self, prompts, n, temperature, top_p, max_tokens, seed):
-        for p in prompts:
-            self.cache[json.dumps(p)] = shared_prefix_sample(self.policy, p, n, temperature, top_p, max_tokens, seed)
+    def __getattr__(self, name):
+        return getattr(self._pol, name)
 
-    def sample(self, prompts, n=1, **kw):
-        out = []
-        for p in prompts:
-            got = self.cache.pop(json.dumps(p), None)
-            out.append(got[:n] if got is not None and len(got) >= n else self.policy.sample([p], n=n, **kw)[0])
-        return out
-
-
-def _done(args, name, budget) -> bool:
-    f = Path(args.runs) / name / "summary.json"
-    try:
-        return json.loads(f.read_text())["simulations"] >= budget
-    except (OSError, ValueError, KeyError):
-        return False
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
+        return [shared_prefix_sample(self._pol, p, n, temperature, top_p, max_tokens, 0 if seed is None else seed)
+                for p in prompts]
 
 
 def _frac(final: dict, t: str) -> str:
@@ -187,11 +172,11 @@ def main(argv=None):
     ap.add_argument("--max-tokens", type=int, default=192)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--target", default="line=95,branch=90,toggle=80")
-    ap.add_argument("--ttt", default="counter8,multi_booth_8bit,calendar", help="designs for the TTT run ('' for none)")
+    ap.add_argument("--ttt", default="counter8,multi_booth_8bit", help="designs for the TTT run ('' for none)")
     ap.add_argument("--ttt-budget", type=int, default=8)
     ap.add_argument("--ttt-group", type=int, default=4)
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
-    ap.add_argument("--batch-designs", type=int, default=1, help="designs sampled together in one batch (1: padding made 4 slower than 4x1)")
+    ap.add_argument("--ttt-only", action="store_true", help="only the TTT runs (tables then hold only them)")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "bench-cover"))
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "cover_rtllm"))
     args = ap.parse_args(argv)
@@ -201,7 +186,7 @@ def main(argv=None):
     # one thread: on this shared 2-core machine OpenMP spin-waiting made 2 threads 8-60x slower
     torch.set_num_threads(args.threads)
     from rtl_agent.policy import make_policy
-    policy = make_policy("default", batch_size=4 * args.batch_designs)
+    policy = make_policy("default")
     rows, ttt, t0 = [], [], time.monotonic()
     todo = []
     for suite in args.suites.split(","):
@@ -209,32 +194,21 @@ def main(argv=None):
             if not only or t.name in only:
                 todo.append((suite, t))
     tasks = {t.name: t for _, t in todo}
-    fast = Prefetched(policy)
-    group = min(args.group, args.budget)
-    for k in range(0, len(todo), args.batch_designs):
-        chunk = todo[k:k + args.batch_designs]
-        need = [t for _, t in chunk if not _done(args, t.name, args.budget)]
-        if need:
-            cfg = cover.CoverConfig(target=target, max_tokens=args.max_tokens)
-            prompts = [cover.build_prompt(t, cover.cov.CoverageDB(), cfg) for t in need]
-            ts = time.monotonic()
-            fast.prefetch(prompts, n=group, temperature=cfg.temperature, top_p=cfg.top_p,
-                          max_tokens=args.max_tokens, seed=args.seed * 100003 + 1 + k)
-            print(f"sampled {group} stimuli for each of {len(need)} designs in {time.monotonic() - ts:.0f} s", flush=True)
-        for suite, t in chunk:
-            try:
-                row = bench_task(t, suite, args, fast, target)
-            except Exception as e:               # one broken task is a row, not the end of the benchmark
-                row = {"suite": suite, "task": t.name, "budget": args.budget, "base_status": f"error: {e}"[:120]}
-            rows.append(row)
-            print(f"{suite:8s} {t.name:24s} base {row.get('base_total_pct', '')!s:>6}% agent "
-                  f"{row.get('agent_total_pct', '')!s:>6}% ran {row.get('agent_ran', '')}/{args.budget} "
-                  f"({row.get('agent_s', '')} s, {time.monotonic() - t0:.0f} s total)", flush=True)
+    suites = {t.name: suite for suite, t in todo}
+    fast = SharedPrefill(policy)
+    for suite, t in ([] if args.ttt_only else todo):
+        try:
+            row = bench_task(t, suite, args, fast, target)
+        except Exception as e:               # one broken task is a row, not the end of the benchmark
+            row = {"suite": suite, "task": t.name, "budget": args.budget, "base_status": f"error: {e}"[:120]}
+        rows.append(row)
+        print(f"{suite:8s} {t.name:24s} base {row.get('base_total_pct', '')!s:>6}% agent "
+              f"{row.get('agent_total_pct', '')!s:>6}% ran {row.get('agent_ran', '')}/{args.budget} "
+              f"({row.get('agent_s', '')} s, {time.monotonic() - t0:.0f} s total)", flush=True)
     for name in [x for x in args.ttt.split(",") if x]:
         if name not in tasks:
             continue
-        suite = next(r["suite"] for r in rows if r["task"] == name)
-        row = bench_task(tasks[name], suite, args, policy, target, train=True, budget=args.ttt_budget,
+        row = bench_task(tasks[name], suites[name], args, fast, target, train=True, budget=args.ttt_budget,
                          group=args.ttt_group, tag="-ttt")
         ttt.append(row)
         print(f"TTT {name:24s} base {row['base_total_pct']}% agent {row['agent_total_pct']}% "
