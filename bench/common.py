@@ -2,7 +2,6 @@
 import datetime
 import platform
 
-import pandas as pd
 
 from eda import tools
 from rtl_agent.tables import md_table  # noqa: F401  (re-exported for bench scripts)

@@ -18,7 +18,6 @@ parallel, then once more without --only to write the tables). torch uses 1 threa
 import argparse
 import csv
 import datetime
-import json
 import sys
 import time
 from pathlib import Path

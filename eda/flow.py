@@ -3,14 +3,13 @@
     report = evaluate({"add.v": text}, top="add", pdk="nangate45", tb=[tb_path])
 """
 import time
-from pathlib import Path
 
 from . import pdk as pdks
 from . import tools
 from .cache import FLOW_VERSION, Cache, key, text_hash
 from .lint import lint
 from .report import Diagnostic, Report, StageResult
-from .sandbox import Limits, Sandbox, decode_source, module_names, screen
+from .sandbox import Sandbox, decode_source, module_names, screen
 from .simulate import simulate
 from .sources import as_texts
 from .sta import timing_power

@@ -6,7 +6,7 @@ from pathlib import Path
 from . import tools
 from .report import Diagnostic, StageResult, parse_diagnostics
 from .pdk import CELLS
-from .sandbox import Limits, Sandbox, run
+from .sandbox import Limits, run
 from .sources import as_texts, write_all
 
 SCRIPT = """read_verilog -sv {files}

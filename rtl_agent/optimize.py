@@ -263,7 +263,6 @@ class Optimizer:
         self._commit(0, candidates=[ref_row], metrics=self._metrics([], self.ctl.eps), train_stats=None, decision=None)
 
     def _restore(self, last: int):
-        cfg = self.cfg
         self.store.truncate_after(last)
         row = self.store.steps()[-1]
         st = row["stats"]["state"]

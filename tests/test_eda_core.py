@@ -10,7 +10,7 @@ import pytest
 from eda.cache import Cache
 from eda.flow import evaluate
 from eda.lint import lint
-from eda.sandbox import Limits
+
 from eda.simulate import simulate
 
 ADDER = """module add4(input [3:0] a, input [3:0] b, output [4:0] s);

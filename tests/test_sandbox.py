@@ -1,5 +1,4 @@
 """Hostile and broken inputs: each gets a clear verdict within its limits; nothing escapes the sandbox."""
-import os
 import tempfile
 import time
 from pathlib import Path

@@ -1,10 +1,5 @@
 """`rtl-agent optimize`: per-design test-time RL with EDA feedback."""
 import argparse
-import os
-
-# OpenMP threads that spin while waiting make torch 10-50x slower on a loaded 2-core machine
-# (measured: one forward of the 135M model 9.7 s spinning vs 0.2 s passive). Must be set before torch loads.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from eda.pdk import PDKS
 
