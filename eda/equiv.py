@@ -536,6 +536,18 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
                      "reset_active_low": bool(reset_active_low), "clocking": "clk2fflogic" if fflogic else "single"})
     inputs = [(n, w) for n, (d, w) in gold.ports.items() if d == "input"]
 
+    # 0. small combinational designs: every input vector, a proof that no SAT time-out can weaken
+    small_comb = not sequential and 0 < sum(w for _, w in inputs) <= EXHAUSTIVE_BITS
+    if small_comb:
+        try:
+            half = time.monotonic() + 0.5 * (deadline - time.monotonic())
+            if _exhaustive(res, _preprocess(ref, "gold", root, half), _preprocess(cand, "gate", root, half),
+                           top, gold, inputs, root, half, []):
+                return
+            small_comb = False   # ran out of its share: SAT next, random co-simulation last
+        except _Fail:
+            pass
+
     # 1. formal: proof, induction, bounded check
     if gold.il is None or gate.il is None:
         sat = {"verdict": "error", "error": gold.problems[0] if gold.il is None else gate.problems[0],
@@ -590,20 +602,8 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         _final(res, verdict, depth, sat, notes, None)
         return
     in_bits = sum(w for _, w in inputs)
-    if not sequential and 0 < in_bits <= EXHAUSTIVE_BITS:
-        cs = _cosim(gpre, tpre, top, gold.ports, None, "exhaustive", False, root, deadline, "all")
-        if cs.get("mismatch"):
-            m = cs["mismatch"]
-            vec = _split(m["cycle"], inputs)
-            m["cycle"] = 0
-            data, text = _cex([vec], inputs, None, None, m, "exhaustive simulation", False)
-            _set_cex(res, data, text, "exhaustive simulation")
-            return
-        if cs["ok"]:
-            res.status = "proven"
-            res.data.update({"verdict": "proven", "method": "exhaustive simulation", "vectors": cs["cycles"]})
-            res.diagnostics = [Diagnostic(n, severity="info") for n in notes]
-            return
+    if small_comb and _exhaustive(res, gpre, tpre, top, gold, inputs, root, deadline, notes):
+        return
     cycles = cosim_cycles if sequential else min(cosim_cycles, 1 << min(30, in_bits))
     vecs = _random_vectors([(n, w) for n, w in inputs if n != sim_clock], max(1, cycles), reset if sequential else None,
                            active, seed)
@@ -624,6 +624,24 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         _final(res, verdict, depth, sat, notes, None)
         return
     _final(res, verdict, depth, sat, notes, cs["cycles"])
+
+
+def _exhaustive(res, gpre, tpre, top, gold, inputs, root, deadline, notes) -> bool:
+    """Simulate every input vector; True when that settled the verdict (proven or counterexample)."""
+    cs = _cosim(gpre, tpre, top, gold.ports, None, "exhaustive", False, root, deadline, "all")
+    if cs.get("mismatch"):
+        m = cs["mismatch"]
+        vec = _split(m["cycle"], inputs)
+        m["cycle"] = 0
+        data, text = _cex([vec], inputs, None, None, m, "exhaustive simulation", False)
+        _set_cex(res, data, text, "exhaustive simulation")
+        return True
+    if cs["ok"]:
+        res.status = "proven"
+        res.data.update({"verdict": "proven", "method": "exhaustive simulation", "vectors": cs["cycles"]})
+        res.diagnostics = [Diagnostic(n, severity="info") for n in notes]
+        return True
+    return False
 
 
 EXHAUSTIVE_BITS = 18     # combinational designs with at most this many input bits are simulated exhaustively
