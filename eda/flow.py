@@ -15,7 +15,9 @@ from .sources import as_texts
 from .sta import timing_power
 from .synth import synthesize
 
-ALL_STAGES = ("screen", "lint", "sim", "equiv", "synth", "sta")
+FRONT = ("screen", "lint", "sim", "equiv")   # depend on the testbench and reference, not the PDK
+BACK = ("synth", "sta")                      # depend on the PDK and clock
+ALL_STAGES = FRONT + BACK
 
 
 def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = None, tb=None,
@@ -73,9 +75,6 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
     rep.seconds = time.monotonic() - t0
     return rep
 
-
-FRONT = ("screen", "lint", "sim", "equiv")
-BACK = ("synth", "sta")
 
 
 def _timed_out(rep) -> bool:
