@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from designs.task import load_suite  # noqa: E402
+from designs import load_suite  # noqa: E402
 from eda import tools  # noqa: E402
 from eda.coverage import pct  # noqa: E402
 from rtl_agent import cover  # noqa: E402

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from designs.task import load_suite  # noqa: E402
+from designs import load_suite  # noqa: E402
 from eda import tools  # noqa: E402
 from eda.coverage import coverage_run, coverage_runs, merge, pct  # noqa: E402
 from eda.random_stim import random_stimulus, seeded_stimulus  # noqa: E402

@@ -16,7 +16,7 @@ from rich.progress import track
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import header, md_table  # noqa: E402
-from designs.task import load_suite  # noqa: E402
+from designs import load_suite  # noqa: E402
 from eda.flow import evaluate  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results"

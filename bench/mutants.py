@@ -71,7 +71,7 @@ def main(argv=None):
     ap.add_argument("--only", help="comma-separated design names")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
-    from designs.task import load_suite
+    from designs import load_suite
     from tqdm import tqdm
 
     jobs = []

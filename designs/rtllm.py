@@ -12,13 +12,13 @@ from eda.config import MissingData, require_shared
 from eda.ports import PortError, detect_clock_reset, parse_ports_ex
 from eda.sandbox import module_names, strip_comments
 
-from .task import Task, TaskError, _read, tb_top_of, top_of
+from .task import Task, TaskError, read_source, tb_top_of, top_of
 
 REL = "benchmarks/rtllm-v2.0"
 
 # Upstream defects documented in shared/README.md and measured on 2026-11-30 with
 # Icarus 11 (-g2012) running each reference against its own testbench
-# (bench/results/rtllm_references.md, from designs/check_references.py).  Keyed by design folder name.
+# (bench/results/rtllm_references.md, from bench/check_references.py).  Keyed by design folder name.
 KNOWN_DEFECTS = {
     "radix2_div": ["upstream: the reference fails its own testbench under Icarus 11 (passes under Verilator 5.48)"],
     "multi_booth_8bit": ["upstream: the reference fails its own testbench under Icarus 11 (passes under Verilator 5.48)"],
@@ -61,9 +61,9 @@ def load_design(folder) -> Task:
     if not refs:
         raise MissingData(f"{folder}: no reference verified_*.v")
     notes = list(KNOWN_DEFECTS.get(name, []))
-    tb_text = _read(tb)
+    tb_text = read_source(tb)
     tb_top, duts = tb_top_of({tb.name: tb_text})
-    ref_texts = {p.name: _read(p) for p in refs}
+    ref_texts = {p.name: read_source(p) for p in refs}
     ref_top = top_of(ref_texts)
     if not duts:
         raise TaskError(f"{tb}: instantiates no module that it does not define itself")
@@ -85,7 +85,7 @@ def load_design(folder) -> Task:
         else:
             notes.append(f"upstream: the testbench reads '{fname}', which RTLLM does not ship; it cannot pass as is")
     rel = folder.relative_to(folder.parent.parent.parent)
-    task = Task(name=name, top=top, spec=_read(folder / "design_description.txt"), ports=[], root=folder,
+    task = Task(name=name, top=top, spec=read_source(folder / "design_description.txt"), ports=[], root=folder,
                 reference=refs, testbenches=[tb], ref_top=ref_top, tb_top=tb_top,
                 category="/".join(rel.parts[:2]), tags=["rtllm"], source="rtllm", notes=notes, data_files=data)
     try:

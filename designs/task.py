@@ -1,9 +1,9 @@
 """The task format: what a candidate must implement, how it is checked, and where
-the reference lives.  Project tasks are folders `designs/<name>/task.yaml`; RTLLM
-tasks come from `designs.rtllm`.
+the reference lives, and the loader of project tasks (folders `designs/<name>/task.yaml`).
+Other task sources (`designs.rtllm`) build Tasks with the readers here; `load_task` and
+`load_suite` (in `designs`, which imports this module and never the other way) pick the source.
 
-    t = load_task("adder16")              # or a folder, or an RTLLM design name
-    suite = load_suite("rtllm")           # or "designs", or a folder
+    t = load_project_task(DESIGNS / "adder16")
     t.reference_sources(); t.testbench_sources()
 """
 import re
@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from eda.config import MissingData, require_shared
-from eda.ports import Port, PortError, detect_clock_reset, instantiations, parse_ports_ex  # noqa: F401  (Port re-exported)
+from eda.ports import Port, PortError, instantiations, parse_ports_ex
 from eda.sandbox import module_names
 
 DESIGNS = Path(__file__).resolve().parent
@@ -55,7 +55,7 @@ class Task:
         """filename -> text of the reference, its top renamed to `top` when they differ."""
         out = {}
         for p in self.reference:
-            text = _read(p)
+            text = read_source(p)
             if self.ref_top and self.ref_top != self.top:
                 text = re.sub(rf"(?<![\w$]){re.escape(self.ref_top)}(?![\w$])", self.top, text)
             out[p.name] = text
@@ -64,19 +64,16 @@ class Task:
     def testbench_sources(self) -> dict[str, str]:
         """Every file the simulation needs besides the candidate's RTL: testbenches, data
         files, and (golden_prefix) a copy of the reference with every module renamed."""
-        out = {p.name: _read(p) for p in self.testbenches}
+        out = {p.name: read_source(p) for p in self.testbenches}
         for p in self.data_files:
-            out[p.name] = _read(p)
+            out[p.name] = read_source(p)
         if self.golden_prefix:
-            texts = {p.name: _read(p) for p in self.reference}
+            texts = {p.name: read_source(p) for p in self.reference}
             mods = {m for t in texts.values() for m in module_names(t)}
             pat = re.compile(r"(?<![\w$])(" + "|".join(sorted(map(re.escape, mods), key=len, reverse=True)) + r")(?![\w$])")
             for name, t in texts.items():
                 out[self.golden_prefix + name] = pat.sub(lambda m: self.golden_prefix + m.group(1), t)
         return out
-
-    def port(self, name: str) -> Port | None:
-        return next((p for p in self.ports if p.name == name), None)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "top": self.top, "ref_top": self.ref_top, "tb_top": self.tb_top,
@@ -89,7 +86,8 @@ class Task:
                 "notes": list(self.notes), "spec": self.spec}
 
 
-def _read(p: Path) -> str:
+def read_source(p: Path) -> str:
+    """A task file as text (undecodable bytes replaced); MissingData when it is gone."""
     try:
         return p.read_bytes().decode("utf-8", "replace")
     except FileNotFoundError:
@@ -230,9 +228,9 @@ def load_project_task(folder: Path) -> Task:
                 category=str(cfg.get("category", "")), tags=[str(t) for t in tags], source="project",
                 notes=[str(n) for n in cfg.get("notes") or []], data_files=data,
                 golden_prefix=cfg.get("golden_prefix"))
-    ref_texts = {p.name: _read(p) for p in reference}
+    ref_texts = {p.name: read_source(p) for p in reference}
     task.ref_top = task.top if any(task.top in module_names(t) for t in ref_texts.values()) else top_of(ref_texts)
-    task.tb_top, duts = tb_top_of({p.name: _read(p) for p in tbs})
+    task.tb_top, duts = tb_top_of({p.name: read_source(p) for p in tbs})
     if task.top not in {d[1] for d in duts}:
         raise TaskError(f"{yml}: field 'top': the testbench does not instantiate '{task.top}' "
                         f"(it instantiates {sorted({d[1] for d in duts}) or 'nothing'})")
@@ -247,60 +245,28 @@ def load_project_task(folder: Path) -> Task:
     return task
 
 
-# ---- entry points -------------------------------------------------------------
+# ---- the project suite ------------------------------------------------------------
 
 def project_folders() -> list[Path]:
     return sorted(p.parent for p in DESIGNS.glob("*/task.yaml"))
 
 
-def load_task(path_or_name) -> Task:
-    """A project task by name or folder, an RTLLM design folder, or an RTLLM design name."""
-    from . import rtllm
-    s = str(path_or_name)
-    p = Path(s)
-    if p.is_dir():
-        if (p / "task.yaml").is_file():
-            return load_project_task(p)
-        if (p / "design_description.txt").is_file():
-            return rtllm.load_design(p)
-        raise TaskError(f"{p}: neither a project task (task.yaml) nor an RTLLM design (design_description.txt)")
-    if (DESIGNS / s / "task.yaml").is_file():
-        return load_project_task(DESIGNS / s)
-    if "/" in s or s.endswith((".yaml", ".yml")):
-        if p.is_file() and p.name == "task.yaml":
-            return load_project_task(p.parent)
-        raise TaskError(f"no task at {s}")
-    try:
-        return rtllm.load_design_by_name(s)
-    except KeyError:
-        known = [f.name for f in project_folders()]
-        raise TaskError(f"unknown task {s!r}: not a folder, not a project task ({', '.join(known)}), "
-                        f"not an RTLLM design") from None
+def load_project_named(name: str) -> Task:
+    """The project task designs/<name>; KeyError when there is none."""
+    if (DESIGNS / name / "task.yaml").is_file():
+        return load_project_task(DESIGNS / name)
+    raise KeyError(name)
 
 
-def load_suite(which, skip_missing: bool = False) -> list[Task]:
-    """"rtllm", "designs" (project tasks), or a folder of either kind.
+def load_project_suite(folder=None, skip_missing: bool = False) -> list[Task]:
+    """Every task.yaml folder directly under `folder` (default: the project's designs/).
     skip_missing: leave out tasks whose shared data is absent instead of raising MissingData."""
-    from . import rtllm
-    s = str(which)
-    if s == "rtllm":
-        return rtllm.load_suite()
-    if s == "designs":
-        out = []
-        for f in project_folders():
-            try:
-                out.append(load_project_task(f))
-            except MissingData:
-                if not skip_missing:
-                    raise
-        return out
-    p = Path(s)
-    if not p.is_dir():
-        raise MissingData(f"suite {s!r}: not 'rtllm', 'designs', or an existing folder")
-    if (p / "task.yaml").is_file() or (p / "design_description.txt").is_file():
-        return [load_task(p)]
-    if any(p.glob("*/task.yaml")):
-        return [load_project_task(f.parent) for f in sorted(p.glob("*/task.yaml"))]
-    if any(p.glob("**/design_description.txt")):
-        return rtllm.load_suite(p)
-    raise TaskError(f"{p}: holds no task.yaml folders and no RTLLM designs")
+    folders = project_folders() if folder is None else sorted(f.parent for f in Path(folder).glob("*/task.yaml"))
+    out = []
+    for f in folders:
+        try:
+            out.append(load_project_task(f))
+        except MissingData:
+            if not skip_missing:
+                raise
+    return out

@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from designs.task import load_task
+from designs import load_task
 from eda.flow import evaluate
 from training.kl_control import KLConfig, KLController
 from training.puct import Pool, normalise

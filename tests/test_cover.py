@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from designs.task import load_task
+from designs import load_task
 from eda import tools
 from rtl_agent import cover
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from designs import rtllm
-from designs.task import Task, TaskError, load_suite, load_task, project_folders
+from designs import Task, TaskError, load_suite, load_task, project_folders
 from eda import config, ports, sandbox, tools
 from eda.config import MissingData
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from designs.task import load_task
+from designs import load_task
 from eda.flow import evaluate
 from rtl_agent.optimize import OptimizeConfig, score, step_seed
 from training.store import RunStore

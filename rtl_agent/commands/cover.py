@@ -5,7 +5,7 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from designs.task import load_task
+from designs import load_task
 from rtl_agent import cover
 
 DESCRIPTION = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from designs.task import load_suite
+from designs import load_suite
 from eda import tools
 from rtl_agent import candidates, regress_report
 from rtl_agent.regress import run_regression, summarize_design

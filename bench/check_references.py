@@ -1,17 +1,18 @@
 """Run every task's reference against its own testbench (Icarus 11, then Verilator when
 Icarus does not pass) and write a markdown table: which references pass where.
 
-    .venv/bin/python -m designs.check_references [--suite rtllm|designs] [--out FILE]
+    .venv/bin/python bench/check_references.py [--suite rtllm|designs] [--out FILE]
 """
 import argparse
 import datetime
+import sys
 import time
 from pathlib import Path
 
-from eda import tools
-from eda.simulate import simulate
-
-from .task import load_suite
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from designs import load_suite  # noqa: E402
+from eda import tools  # noqa: E402
+from eda.simulate import simulate  # noqa: E402
 
 
 def check(task) -> dict:
