@@ -10,7 +10,6 @@ get corner values (0, all ones, one-hot) with probability `corner_prob`.
 
     text = random_stimulus(ports, "counter", clock="clk", reset="rst_n", reset_active_low=True,
                            cycles=200, seed=1)
-    text = random_stimulus_for({"counter.v": src}, "counter", cycles=200, seed=1)   # ports parsed
 
 `seeded_stimulus` is the build-once variant: values come from `$urandom`, seeded from the
 `+seed=N` plusarg, so `eda.coverage.coverage_runs(..., runs=[["+seed=1"], ["+seed=2"]])`
@@ -61,17 +60,6 @@ def random_stimulus(ports, top: str, clock: str | None = None, reset: str | None
     body += [f"    {step}", "    $finish;", "  end"]
     clk = [f"  always #{half:g} {clock} = ~{clock};"] if clock else []
     return "\n".join([f"module {tb_name};"] + decl + [f"  {top} uut({conns});"] + clk + body + ["endmodule", ""])
-
-
-def random_stimulus_for(dut_sources: dict, top: str, **kw) -> str:
-    """random_stimulus with ports, clock and reset read from the DUT sources (eda.ports, Yosys)."""
-    from .ports import detect_clock_reset, parse_ports
-    ports = parse_ports(dut_sources, top)
-    clock, reset, low = detect_clock_reset(ports, "\n".join(dut_sources.values()))
-    kw.setdefault("clock", clock)
-    kw.setdefault("reset", reset)
-    kw.setdefault("reset_active_low", low)
-    return random_stimulus(ports, top, **kw)
 
 
 def _rand_expr(width: int) -> str:
