@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from eda.config import MissingData, require_shared
-from eda.ports import PortError, detect_clock_reset, parse_ports_ex
-from eda.sandbox import module_names, strip_comments
+from eda.hdl import detect_clock_reset, module_names, strip_comments
+from eda.ports import PortError, parse_ports_ex
 
 from .task import Task, TaskError, read_source, tb_top_of, top_of
 

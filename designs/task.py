@@ -13,11 +13,11 @@ from pathlib import Path
 import yaml
 
 from eda.config import MissingData, require_shared
-from eda.ports import Port, PortError, instantiations, parse_ports_ex
-from eda.sandbox import module_names
+from eda.hdl import find_top, module_names
+from eda.pdk import PDKS
+from eda.ports import Port, PortError, parse_ports_ex
 
 DESIGNS = Path(__file__).resolve().parent
-PDKS = ("nangate45", "sky130hd")
 
 
 class TaskError(ValueError):
@@ -95,26 +95,19 @@ def read_source(p: Path) -> str:
 
 
 def tb_top_of(tb_texts: dict[str, str]) -> tuple[str, list[tuple[str, str, str]]]:
-    """(testbench top module, instances of modules the testbench does not define)."""
-    defined, insts = [], []
-    for t in tb_texts.values():
-        defined += module_names(t)
-        insts += instantiations(t)
-    used = {i[1] for i in insts}
-    tops = [m for m in defined if m not in used]
-    if not tops:
+    """(testbench top module, instances of modules the testbench does not define); see eda.hdl.find_top."""
+    top, external = find_top(tb_texts)
+    if top is None:
         raise TaskError(f"no testbench top module in {', '.join(tb_texts)}")
-    return tops[0], [i for i in insts if i[1] not in defined]
+    return top, external
 
 
 def top_of(texts: dict[str, str]) -> str:
     """The module of `texts` that no other module there instantiates (first one if several)."""
-    defined = [m for t in texts.values() for m in module_names(t)]
-    used = {i[1] for t in texts.values() for i in instantiations(t)}
-    tops = [m for m in defined if m not in used]
-    if not tops:
+    top = find_top(texts)[0]
+    if top is None:
         raise TaskError(f"no top module found in {', '.join(texts)}")
-    return tops[0]
+    return top
 
 
 # ---- project tasks (task.yaml) -----------------------------------------------

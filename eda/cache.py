@@ -2,10 +2,10 @@
 so parallel workers share it safely and a hit costs a file read."""
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from .config import cache_dir
+from .fsutil import atomic_write
 
 FLOW_VERSION = "1"   # bump when a stage's semantics change: old entries stop matching
 
@@ -34,8 +34,4 @@ class Cache:
             return None  # missing or half-written by a killed run: recompute
 
     def put(self, k: str, value: dict):
-        p = self._path(k)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(value))
-        os.replace(tmp, p)
+        atomic_write(self._path(k), json.dumps(value))

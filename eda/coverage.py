@@ -9,7 +9,7 @@
 What is a point: one record of Verilator's coverage.dat (format below) whose file is a DUT
 source. Types are Verilator's: line (a block of statements; `S` lists its lines), branch
 (if/else/case arm), toggle (each bit, 0->1 and 1->0 separately), expr (one term assignment of
-a condition), user (`cover property`). FSM coverage is off (see VFLAGS).
+a condition), user (`cover property`). FSM coverage is off (see eda/tools/verilator.py).
 A point is covered when its count >= 1 (verilator_coverage's annotate threshold is 10; we
 report reached-at-all, which is what a closure loop chases).
 
@@ -28,24 +28,20 @@ import html
 import os
 import re
 import shutil
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import sandbox, stimulus as stim, tools
+from . import sandbox, stimulus as stim
+from .hdl import detect_clock_reset, module_names, safe_name
 from .config import cache_dir
 from .report import Diagnostic, StageResult, parse_diagnostics
+from .tools import VERILATOR, setup_env, verilator_root
 
 TYPES = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
 STIM_FILE = "stimulus.sv"
 HARNESS_FILE = "rtla_harness.sv"
-# --coverage minus FSM coverage: Verilator 5.48's FSM extraction crashes on some RTL
-# (RTLLM asyn_fifo: "Internal Error ... ARRAYSEL") and records points on testbench signals.
-VFLAGS = ["--cc", "--exe", "--main", "--timing", "--coverage-line", "--coverage-toggle", "--coverage-expr",
-          "--coverage-user", "-CFLAGS", "-fcoroutines",
-          "-Wno-fatal", "-Wno-lint", "-Wno-style", "--timescale", "1ns/1ps", "--prefix", "Vsim", "-o", "Vsim"]
 
 
 @dataclass
@@ -159,7 +155,7 @@ class CoverageResult:
     def to_stage(self) -> StageResult:
         d = dict(self.data, summary={k: list(v) for k, v in self.summary.items()},
                  build_s=round(self.build_s, 3), run_s=round(self.run_s, 3), points=len(self.points))
-        return StageResult("coverage", self.status, self.seconds, "verilator", tools.version("verilator"),
+        return StageResult("coverage", self.status, self.seconds, "verilator", VERILATOR.version(),
                            list(self.diagnostics), d, self.log[-4000:])
 
 
@@ -324,12 +320,8 @@ def merge(results) -> CoverageDB:
 # ---- building and running ------------------------------------------------------
 
 def _runtime_key() -> str:
-    import subprocess
-    try:
-        cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True, timeout=20).stdout.splitlines()[0]
-    except Exception:
-        cxx = "c++ ?"
-    h = hashlib.sha256("\0".join([tools.version("verilator"), str(tools.verilator_root()), cxx] + VFLAGS).encode())
+    parts = [VERILATOR.version(), str(verilator_root()), VERILATOR.cxx_version()] + VERILATOR.coverage_flags()
+    h = hashlib.sha256("\0".join(parts).encode())
     return h.hexdigest()[:16]
 
 
@@ -382,7 +374,7 @@ def _names(dut_sources: dict) -> dict:
     """DUT file name -> name used in the sandbox (basenames, made unique)."""
     out, used = {}, {STIM_FILE, HARNESS_FILE}
     for name in dut_sources:
-        base = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(name.replace("\\", "/")).name) or "dut.v"
+        base = safe_name(name, "dut.v")
         b, n = base, 1
         while b in used:
             b = f"{n}_{base}"
@@ -425,7 +417,7 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
 
     if not isinstance(stimulus, str) or not stimulus.strip():
         return every(verdict("rejected", ["empty stimulus"]))
-    dut_mods = [m for t in sources.values() for m in sandbox.module_names(t)]
+    dut_mods = [m for t in sources.values() for m in module_names(t)]
     if top not in dut_mods:
         return every(verdict("error", [Diagnostic(f"DUT top '{top}' is not defined in {', '.join(sources) or 'the DUT sources'}")]))
     reasons = []
@@ -438,8 +430,8 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
     if reasons:
         return every(verdict("rejected", [Diagnostic(r, STIM_FILE if r.startswith(STIM_FILE) else None) for r in reasons]))
     try:
-        if not sandbox.module_names(stimulus) and ports is None:
-            from .ports import PortError, detect_clock_reset, parse_ports
+        if not module_names(stimulus) and ports is None:
+            from .ports import PortError, parse_ports
             try:
                 # Yosys 0.23 (eda.ports) does not parse concurrent assertions; ports do not need them
                 ports = parse_ports({n: _SVA_RE.sub("", t) for n, t in sources.items()}, top)
@@ -481,10 +473,9 @@ def _build(wd: Path, sources, prep, lim, t0, verdict):
         (wd / n).write_text(t)
     obj = wd / "obj_dir"
     shutil.rmtree(obj, ignore_errors=True)
-    tools.setup_env()
+    setup_env()
     files = [HARNESS_FILE, STIM_FILE] + list(sources)
-    r = sandbox.run([tools.which("verilator")] + VFLAGS + ["--top-module", stim.HARNESS, "-Mdir", "obj_dir"] + files,
-                    wd, lim.build)
+    r = sandbox.run(VERILATOR.coverage_cmd(files, stim.HARNESS), wd, lim.build)
     data = {"tb": prep.tb, "form": prep.form}
     if not r.ok or not (obj / "Vsim.mk").exists():
         st = "timeout" if r.timed_out else "error"
@@ -494,7 +485,7 @@ def _build(wd: Path, sources, prep, lim, t0, verdict):
         data["runtime_cached"] = _restore_runtime(obj)
     except OSError:              # an unusable cache only costs time
         data["runtime_cached"] = False
-    m = sandbox.run(["make", "-s", "-j2", "-C", "obj_dir", "-f", "Vsim.mk", f"PYTHON3={sys.executable}"], wd, lim.build)
+    m = sandbox.run(VERILATOR.make_cmd(), wd, lim.build)
     build_s = time.monotonic() - t0
     if not m.ok or not (obj / "Vsim").exists():
         st = "timeout" if m.timed_out else "error"
@@ -512,7 +503,7 @@ def _build(wd: Path, sources, prep, lim, t0, verdict):
 def _run(wd: Path, sources, prep, lim, plusargs, data, verdict) -> CoverageResult:
     dat = wd / "coverage.dat"
     dat.unlink(missing_ok=True)
-    x = sandbox.run(["./obj_dir/Vsim", "+verilator+coverage+file+coverage.dat"] + list(plusargs), wd, lim.run)
+    x = sandbox.run(VERILATOR.coverage_run_cmd("./obj_dir/Vsim", "coverage.dat", plusargs), wd, lim.run)
     run_s = x.seconds
     data["plusargs"] = list(plusargs)
     if stim.TIME_LIMIT_MSG in x.out:

@@ -31,9 +31,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import tools
+from .hdl import IDENT, detect_clock_reset, module_names, safe_name, strip_comments
 from .report import Diagnostic, StageResult
-from .sandbox import Limits, Sandbox, module_names, run, screen, strip_comments
+from .sandbox import Limits, Sandbox, run, screen
+from .scripts import render
+from .tools import ICARUS, YOSYS
 
 FF_TYPES = {"$dff", "$dffe", "$adff", "$adffe", "$sdff", "$sdffe", "$sdffce", "$dffsr", "$dffsre",
             "$aldff", "$aldffe"}
@@ -61,16 +63,11 @@ class _Fail(Exception):
 
 # ---- elaboration --------------------------------------------------------------
 
-def _safe(name: str) -> str:
-    base = str(name).replace("\\", "/").rsplit("/", 1)[-1]
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", base) or "src.v"
-
-
 def _write(folder: Path, sources: dict) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     hdl = []
     for name, text in sources.items():
-        n = _safe(name)
+        n = safe_name(name)
         (folder / n).write_bytes(text.encode() if isinstance(text, str) else text)
         if n.endswith((".v", ".sv")):
             hdl.append(n)
@@ -83,20 +80,8 @@ def _elaborate(sources: dict, top: str, tag: str, root: Path, deadline: float) -
     if not files:
         raise _Fail("error", f"{'reference' if tag == 'gold' else 'candidate'}: no .v/.sv source files")
     reads = "\n".join(f"read_verilog -sv {f}" for f in files)
-    script = f"""{reads}
-hierarchy -check -top {top}
-proc
-flatten
-memory
-opt_clean
-hierarchy -top {top}
-tee -o check.txt check
-rename {top} eq{tag}
-write_rtlil ../{tag}.il
-write_json ../{tag}.json
-"""
-    (folder / "prep.ys").write_text(script)
-    r = run([tools.which("yosys"), "-q", "-s", "prep.ys"], folder, _limits(deadline, 0.5))
+    (folder / "prep.ys").write_text(render("equiv_prep.ys", reads=reads, top=top, tag=tag))
+    r = run(YOSYS.script_cmd("prep.ys"), folder, _limits(deadline, 0.5))
     who = "reference" if tag == "gold" else "candidate"
     if r.timed_out:
         raise _Fail("unknown(timeout)", f"{who}: yosys elaboration took longer than the time limit", log=r.out[-2000:])
@@ -168,7 +153,7 @@ def check_interface(cand: dict, ref: dict, top: str, ref_top: str | None = None,
     reference's ports (names, directions, widths)."""
     t0 = time.monotonic()
     from .ports import PortError, parse_ports
-    res = StageResult("interface", "pass", tool="yosys", version=tools.version("yosys"))
+    res = StageResult("interface", "pass", tool="yosys", version=YOSYS.version())
     bad = [r for name, text in cand.items() if isinstance(text, str) for r in screen(text, name)]
     if bad:
         res.status, res.diagnostics = "rejected", [Diagnostic(b) for b in bad]
@@ -225,16 +210,8 @@ def _sat(gold: _Design, gate: _Design, root: Path, clock, reset, active, depth, 
         steps = depth * (2 if use_fflogic else 1) + skip
         sat += f" -tempinduct -set-init-zero {' '.join(sets)} {'-seq %d' % skip if skip else ''} -maxsteps {steps}"
     sat += f" -timeout {left} miter"
-    script = f"""read_rtlil {gold.il.name}
-read_rtlil {gate.il.name}
-{prep}
-miter -equiv -flatten -make_outputs eqgold eqgate miter
-hierarchy -top miter
-opt -fast
-{sat}
-"""
-    (root / "miter.ys").write_text(script)
-    r = run([tools.which("yosys"), "-s", "miter.ys"], root, _limits(deadline))
+    (root / "miter.ys").write_text(render("equiv_miter.ys", gold=gold.il.name, gate=gate.il.name, prep=prep, sat=sat))
+    r = run(YOSYS.script_cmd("miter.ys", quiet=False), root, _limits(deadline))
     out = r.out
     res = {"log": out[-3000:], "seconds": r.seconds, "method": "sat-induction" if sequential else "sat"}
     if r.timed_out:
@@ -275,7 +252,7 @@ def _trace_vectors(trace: dict, inputs: list, fflogic: bool, clock) -> tuple[lis
 
 # ---- co-simulation --------------------------------------------------------------
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+_IDENT = re.compile(IDENT)
 
 
 def _preprocess(sources: dict, tag: str, root: Path, deadline: float) -> str:
@@ -283,7 +260,7 @@ def _preprocess(sources: dict, tag: str, root: Path, deadline: float) -> str:
     every module it defines renamed <tag>_<name>."""
     folder = root / f"sim_{tag}"
     files = _write(folder, sources)
-    r = run([tools.which("iverilog"), "-g2012", "-E", "-I.", "-o", "pre.v"] + files, folder, _limits(deadline, 0.3))
+    r = run(ICARUS.preprocess_cmd(files, "pre.v"), folder, _limits(deadline, 0.3))
     if not r.ok:
         who = "reference" if tag == "gold" else "candidate"
         raise _Fail("error", f"{who}: icarus preprocessor failed: {r.out.strip()[-300:]}")
@@ -394,11 +371,10 @@ def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: lis
     (folder / "tb.v").write_text(_testbench(top, inputs, outputs, vecs, clock, skip_first, nonce))
     (folder / "gold.v").write_text(gold_pre)
     (folder / "gate.v").write_text(gate_pre)
-    r = run([tools.which("iverilog"), "-g2012", "-o", "sim", "-s", f"eqtb_{nonce}", "tb.v", "gold.v", "gate.v"],
-            folder, _limits(deadline, 0.5))
+    r = run(ICARUS.compile_cmd(["tb.v", "gold.v", "gate.v"], "sim", f"eqtb_{nonce}"), folder, _limits(deadline, 0.5))
     if not r.ok:
         return {"ok": False, "error": "timeout" if r.timed_out else f"icarus cannot compile: {r.out.strip()[-300:]}"}
-    r = run([tools.which("vvp"), "-n", "sim"], folder, _limits(deadline))
+    r = run(ICARUS.run_cmd("sim"), folder, _limits(deadline))
     res = {"ok": True, "cycles": len(vecs) if isinstance(vecs, list) else 0, "seconds": r.seconds}
     m = re.search(rf"@@{nonce} DONE (\d+)", r.out)
     if m:
@@ -464,7 +440,7 @@ def equivalence(cand: dict, ref: dict, top: str, clock=None, reset=None, reset_a
     t0 = time.monotonic()
     deadline = t0 + timeout_s
     res = StageResult("equiv", "error", tool="yosys+icarus",
-                      version=f"{tools.version('yosys')}; {tools.version('iverilog')}")
+                      version=f"{YOSYS.version()}; {ICARUS.version()}")
     bad = [r for name, text in cand.items() for r in (screen(text, name) if isinstance(text, str)
                                                         else [f"{name}: not text"])]
     if bad:
@@ -514,7 +490,7 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
                     "conflicting drivers make a formal proof meaningless)", {"verdict": "counterexample",
                                                                            "method": "structural",
                                                                            "problems": gate.problems})
-    from .ports import Port, detect_clock_reset
+    from .ports import Port
     sequential = gold.state or gate.state
     plist = [Port(n, d, w) for n, (d, w) in gold.ports.items()]
     g_clock, g_reset, g_low = detect_clock_reset(plist, "\n".join(t for t in ref.values() if isinstance(t, str)))

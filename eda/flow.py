@@ -5,18 +5,21 @@
 import time
 
 from . import pdk as pdks
+from . import stages as stages_
 from . import tools
 from .cache import FLOW_VERSION, Cache, key, text_hash
 from .lint import lint
 from .report import Diagnostic, Report, StageResult
-from .sandbox import Sandbox, decode_source, module_names, screen
+from .hdl import decode_source, module_names
+from .sandbox import Sandbox, screen
 from .simulate import simulate
 from .sources import as_texts
 from .sta import timing_power
 from .synth import synthesize
 
-FRONT = ("screen", "lint", "sim", "equiv")   # depend on the testbench and reference, not the PDK
-BACK = ("synth", "sta")                      # depend on the PDK and clock
+# what `stages=` (and `rtl-agent eval --stages`) accepts: every stage but those run as part of another
+FRONT = tuple(s for s in stages_.FRONT if s not in stages_.RUN_WITH)
+BACK = tuple(s for s in stages_.BACK if s not in stages_.RUN_WITH)
 ALL_STAGES = FRONT + BACK
 
 

@@ -2,10 +2,10 @@
 import time
 from pathlib import Path
 
-from . import tools
-from .report import StageResult, parse_diagnostics
+from .report import Diagnostic, StageResult, parse_diagnostics
 from .sandbox import Limits, Sandbox, run
 from .sources import as_texts, write_all
+from .tools import ICARUS, VERILATOR
 
 
 def lint(sources, top: str | None = None, workdir: Path | None = None, limits: Limits | None = None,
@@ -15,8 +15,7 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
     with Sandbox(prefix="rtla-lint-") as sb:
         wd = Path(workdir) if workdir else sb.path
         files = write_all(as_texts(sources), wd)
-        cmd = [tools.which("iverilog"), "-g2012", "-o", "lint.vvp"] + (["-s", top] if top else []) + files
-        r = run(cmd, wd, lim)
+        r = run(ICARUS.compile_cmd(files, "lint.vvp", top), wd, lim)
         out_log = r.out
         status, tool = "pass", "iverilog"
         if r.timed_out or r.limit:
@@ -24,9 +23,7 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
         elif r.rc != 0:
             status = "fail"
         if status == "pass" and verilator:
-            vcmd = [tools.which("verilator"), "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-                    "-Wno-MULTITOP", "--timing"] + (["--top-module", top] if top else []) + files
-            rv = run(vcmd, wd, lim)
+            rv = run(VERILATOR.lint_cmd(files, top), wd, lim)
             out_log += "\n" + rv.out
             tool = "iverilog+verilator"
             if rv.timed_out or rv.limit:
@@ -35,10 +32,9 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
                 status = "fail"
         diags = parse_diagnostics(out_log)
         if status != "pass" and not diags:
-            from .report import Diagnostic
             reason = f"stopped by the {r.limit or 'wall'} limit" if status in ("timeout", "error") else out_log.strip()[-300:]
             diags = [Diagnostic(reason or "lint failed")]
     return StageResult("lint", status, time.monotonic() - t0, tool,
-                       tools.version("iverilog") + (" / " + tools.version("verilator") if verilator else ""),
+                       ICARUS.version() + (" / " + VERILATOR.version() if verilator else ""),
                        diags, {"warnings": len(parse_diagnostics(out_log, only_errors=False)) - len(diags)},
                        out_log[-2000:])

@@ -11,7 +11,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from .sandbox import strip_comments
+from .hdl import strip_comments
 
 SWAPS = {"+": "-", "-": "+", "&": "|", "|": "&", "^": "&", "&&": "||", "||": "&&", "==": "!=", "!=": "==",
          "<<": ">>", ">>": "<<", "*": "+", "~": ""}

@@ -7,12 +7,12 @@ into the cache because Yosys reads only plain `.lib`.
 import gzip
 import hashlib
 import os
-import shutil
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from .config import cache_dir, shared_root
+from .fsutil import atomic_write
 
 OPENSTA_COMMIT = "737b52f33b66e4c2ccc3e3ef22c3adfe9aec8d09"
 UPSTREAM = f"https://raw.githubusercontent.com/parallaxsw/OpenSTA/{OPENSTA_COMMIT}/examples"
@@ -92,11 +92,8 @@ def liberty(pdk: str, corner: str | None = None) -> Path:
         return src
     out = cache_dir() / "lib" / f"{e.sha256[:16]}_{Path(e.rel).name[:-3]}"
     if not out.is_file():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_suffix(f".tmp{os.getpid()}")
-        with gzip.open(src, "rb") as fi, open(tmp, "wb") as fo:
-            shutil.copyfileobj(fi, fo)
-        os.replace(tmp, out)  # atomic: parallel workers never see half a file
+        with gzip.open(src, "rb") as fi:
+            atomic_write(out, fi.read())   # parallel workers never see half a file
     return out
 
 
@@ -126,19 +123,15 @@ def fetch(pdks=None, base_url: str = UPSTREAM, dest: Path | None = None, timeout
                 got.append(out)
                 continue
             url = f"{base_url.rstrip('/')}/{e.rel}"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = out.with_suffix(".part")
             try:
-                with urllib.request.urlopen(url, timeout=timeout) as r, open(tmp, "wb") as f:
-                    shutil.copyfileobj(r, f)
+                with urllib.request.urlopen(url, timeout=timeout) as r:
+                    data = r.read()
             except OSError as ex:
-                tmp.unlink(missing_ok=True)
                 raise PdkMissing(f"download failed for {url}: {ex}") from ex
-            digest = sha256(tmp)
+            digest = hashlib.sha256(data).hexdigest()
             if digest != e.sha256:
-                tmp.unlink(missing_ok=True)
                 raise PdkMissing(f"checksum mismatch for {url}: got {digest}, expected {e.sha256}")
-            os.replace(tmp, out)
+            atomic_write(out, data)
             progress(f"{name}/{corner}: fetched {url} -> {out} (sha256 ok)")
             got.append(out)
     return got

@@ -13,6 +13,11 @@ def is_pass(status: str) -> bool:
     return status == "pass" or status.startswith(EQUIV_PASS)
 
 
+def is_failure(status: str) -> bool:
+    """A stage status that stops the flow: neither passing nor skipped."""
+    return not is_pass(status) and status != "skipped"
+
+
 @dataclass
 class Diagnostic:
     message: str
@@ -51,10 +56,6 @@ class StageResult:
         d["diagnostics"] = [Diagnostic(**x) for x in d.get("diagnostics", [])]
         return cls(**d)
 
-    def summary(self, n=3) -> str:
-        """A few lines an LLM prompt can quote."""
-        return "\n".join(str(x) for x in self.diagnostics[:n]) or self.log[-400:]
-
 
 @dataclass
 class Report:
@@ -72,7 +73,7 @@ class Report:
 
     def add(self, st: StageResult):
         self.stages[st.name] = st
-        if not is_pass(st.status) and st.status != "skipped" and self.status == "pass":
+        if is_failure(st.status) and self.status == "pass":
             self.status = "fail" if st.status.startswith(("counterexample", "unknown")) else st.status
 
     @property
@@ -82,7 +83,7 @@ class Report:
     @property
     def failed_stage(self) -> str | None:
         for n, s in self.stages.items():
-            if not is_pass(s.status) and s.status != "skipped":
+            if is_failure(s.status):
                 return n
         return None
 
@@ -91,13 +92,6 @@ class Report:
                 "area_um2": self.area_um2, "delay_ns": self.delay_ns, "power_w": self.power_w, "ppa": self.ppa,
                 "ppa_units": "um2*ns*W", "cached": self.cached, "seconds": round(self.seconds, 4),
                 "stages": {k: v.to_dict() for k, v in self.stages.items()}}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Report":
-        r = cls(**{k: d.get(k) for k in ("status", "top", "pdk", "area_um2", "delay_ns", "power_w", "ppa")})
-        r.seconds = d.get("seconds", 0.0)
-        r.stages = {k: StageResult.from_dict(v) for k, v in d.get("stages", {}).items()}
-        return r
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)

@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .hdl import STRING_RE, module_names, strip_comments
+
 
 @dataclass
 class Limits:
@@ -142,42 +144,7 @@ _DPI_RE = re.compile(r"\b(import|export)\s+\"DPI(-C)?\"")
 # Verilator pastes these into the generated C++: arbitrary code execution at simulation time
 _CPP_RE = re.compile(r"\$c(?:pure|\d+)?\s*\(|`systemc_\w+|`verilator_config")
 _INCLUDE_RE = re.compile(r"`include\s+[\"<]([^\">]*)[\">]")
-_STR_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _PASS_RE = re.compile(r"pass(ed)?\b|failures?\b", re.I)
-_MODULE_RE = re.compile(r"^\s*(?:module|macromodule)\s+(\\?\S+?)[\s#(;]", re.M)
-
-
-def strip_comments(text: str) -> str:
-    """Remove // and /* */ comments, keeping line numbers and string literals."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            m = _STR_RE.match(text, i)
-            j = m.end() if m else i + 1
-            out.append(text[i:j]); i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("\n" * text.count("\n", i, j)); i = j
-        else:
-            out.append(c); i += 1
-    return "".join(out)
-
-
-def decode_source(data: bytes, name: str = "source") -> tuple[str | None, str | None]:
-    """(text, None) or (None, reason) for bytes that are not UTF-8."""
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError as e:
-        return None, f"{name}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
-
-
-def module_names(text: str) -> list[str]:
-    return [m.lstrip("\\") for m in _MODULE_RE.findall(strip_comments(text))]
 
 
 def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
@@ -205,7 +172,7 @@ def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
         inc = m.group(1)
         if inc.startswith("/") or ".." in Path(inc).parts or inc.startswith("~"):
             reasons.append(f"{name}:{line_of(m.start())}: `include \"{inc}\" points outside the candidate's folder")
-    for m in ([] if allow_verdict_strings else _STR_RE.finditer(code)):
+    for m in ([] if allow_verdict_strings else STRING_RE.finditer(code)):
         if _PASS_RE.search(m.group(0)):
             reasons.append(f"{name}:{line_of(m.start())}: string {m.group(0)[:60]} imitates a testbench verdict")
     if not module_names(text) and not reasons:

@@ -7,43 +7,30 @@ import re
 import time
 from pathlib import Path
 
-from . import tools
+from . import hdl
 from .report import Diagnostic, StageResult
 from .sandbox import Limits, run
+from .scripts import render
+from .tools import OPENSTA
 
-CLOCK_NAMES = ("clk", "clock", "clk_i", "i_clk", "clk_in", "sys_clk", "clka", "wclk", "clk_a")
-_PORT_RE = re.compile(r"^\s*input\s+(?:\[[^\]]+\]\s*)?([^;]+);", re.M)
+_INPUT_RE = re.compile(r"^\s*input\s+(?:\[[^\]]+\]\s*)?([^;]+);", re.M)
+_HEADER_RE = re.compile(r"\bmodule\s+\\?\S+?\s*\(([^;]*)\)\s*;")
 
 
 def netlist_inputs(netlist: str) -> list[str]:
+    """Input names of a Yosys netlist in port-list order (the RTL's); bits of a split vector read `a[3]`."""
     names = []
-    for group in _PORT_RE.findall(netlist):
-        names += [n.strip().lstrip("\\") for n in group.split(",")]
-    return names
+    for group in _INPUT_RE.findall(netlist):
+        names += [n.strip().lstrip("\\").strip() for n in group.split(",")]
+    head = _HEADER_RE.search(netlist)
+    order = [n.strip().lstrip("\\").strip() for n in head.group(1).split(",")] if head else []
+    known, listed = set(names), set(order)
+    return [n for n in order if n in known] + [n for n in names if n not in listed]
 
 
-def detect_clock(inputs: list[str]) -> str | None:
-    low = {n.lower(): n for n in inputs}
-    for c in CLOCK_NAMES:
-        if c in low:
-            return low[c]
-    for n in inputs:
-        if re.search(r"(^|_)clk($|_)|clock", n, re.I):
-            return n
-    return None
-
-
-def _script(lib, netlist, top, clock, period):
-    if clock:
-        clk = f"create_clock -name clk -period {period} [get_ports {{{clock}}}]\n" \
-              f"set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports {{{clock}}}]]\n"
-    else:
-        clk = f"create_clock -name clk -period {period}\nset_input_delay 0 -clock clk [all_inputs]\n"
-    return (f"read_liberty {lib}\nread_verilog {netlist}\nlink_design {top}\n{clk}"
-            f"set_output_delay 0 -clock clk [all_outputs]\n"
-            "puts \"@@CHECKS\"\nreport_checks -path_delay max -digits 4 -fields {input_pins}\n"
-            "puts \"@@WNS\"\nreport_wns -digits 4\nputs \"@@TNS\"\nreport_tns -digits 4\n"
-            "puts \"@@POWER\"\nreport_power -digits 6\nexit\n")
+def netlist_clock(netlist: str) -> str | None:
+    """The clock of a netlist by the rule every stage uses (eda.hdl.detect_clock) on its scalar inputs."""
+    return hdl.detect_clock(n for n in netlist_inputs(netlist) if "[" not in n)
 
 
 def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto", period: float = 10.0,
@@ -53,11 +40,12 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     netlist = Path(netlist)
     wd = netlist.parent
     if clock == "auto":
-        clock = detect_clock(netlist_inputs(netlist.read_text(errors="replace")))
-    (wd / "sta.tcl").write_text(_script(lib, netlist.name, top, clock, period))
-    r = run([tools.which("sta"), "-no_init", "-no_splash", "-exit", "sta.tcl"], wd, lim)
+        clock = netlist_clock(netlist.read_text(errors="replace"))
+    (wd / "sta.tcl").write_text(render("sta.tcl", lib=lib, netlist=netlist.name, top=top, clock=clock or "",
+                                       period=period))
+    r = run(OPENSTA.script_cmd("sta.tcl"), wd, lim)
     out = r.out
-    ver = tools.version("sta")
+    ver = OPENSTA.version()
     data = {"clock": clock, "period_ns": period}
 
     def done(status, diags):

@@ -42,6 +42,7 @@ import re
 from dataclasses import dataclass
 
 from . import sandbox
+from .hdl import module_names, strip_comments
 
 HARNESS = "rtla_cov_harness"      # generated top: instantiates the testbench, adds the time limit
 BODY_TB = "rtla_tb"               # module name given to a body-form stimulus
@@ -66,20 +67,20 @@ class Prepared:
 def screen_stimulus(text: str, name: str = "stimulus.sv", dut_modules=()) -> list[str]:
     """Reasons to refuse a stimulus before any tool runs (empty: accepted)."""
     reasons = sandbox.screen(text, name, allow_verdict_strings=True)
-    is_body = not sandbox.module_names(text)
+    is_body = not module_names(text)
     reasons = [r for r in reasons if not (is_body and r.endswith("no module declaration found"))]
-    clash = sorted(set(sandbox.module_names(text)) & set(dut_modules))
+    clash = sorted(set(module_names(text)) & set(dut_modules))
     if clash:
         reasons.append(f"{name}: defines module(s) {', '.join(clash)} that the DUT defines (a stimulus may not replace the DUT)")
     for bad in (HARNESS, BODY_TB):
-        if bad in sandbox.module_names(text):
+        if bad in module_names(text):
             reasons.append(f"{name}: module name {bad} is reserved")
     return reasons
 
 
 def find_tb(text: str, top: str) -> str:
     """Name of the module in `text` that instantiates `top` as `uut`; StimulusError if none or several."""
-    code = sandbox.strip_comments(text)
+    code = strip_comments(text)
     uut = re.compile(_UUT_RE_T.format(top=re.escape(top)), re.S)
     found = []
     starts = [(m.start(), m.group(1).lstrip("\\"))
@@ -116,7 +117,7 @@ def wrap_body(body: str, top: str, ports, clock: str | None = None, period_ns: f
 
 def prepare(stimulus: str, top: str, ports=None, clock: str | None = None, period_ns: float = 10.0) -> Prepared:
     """Either form -> Prepared. `ports`/`clock` are needed only for the body form."""
-    if sandbox.module_names(stimulus):
+    if module_names(stimulus):
         return Prepared("module", find_tb(stimulus, top), stimulus, 0)
     if ports is None:
         raise StimulusError("a body-form stimulus needs the DUT's ports to be wrapped")

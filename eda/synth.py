@@ -3,30 +3,12 @@ import re
 import time
 from pathlib import Path
 
-from . import tools
-from .report import Diagnostic, StageResult, parse_diagnostics
 from .pdk import CELLS
+from .report import Diagnostic, StageResult, parse_diagnostics
 from .sandbox import Limits, run
+from .scripts import render
 from .sources import as_texts, write_all
-
-SCRIPT = """read_verilog -sv {files}
-synth -top {top} -flatten
-techmap -map latch_map.v
-dfflibmap -liberty {lib}
-abc -liberty {lib}
-setundef -zero
-splitnets -ports
-opt_clean -purge
-tee -q -o logic.txt stat
-hilomap -singleton -hicell {tie_hi} -locell {tie_lo}
-insbuf -buf {buf}
-opt_clean -purge
-tee -o stat.txt stat -liberty {lib}
-write_verilog -noattr -noexpr -nohex -nodec netlist.v
-"""
-LATCH_MAP = """module \\$_DLATCH_P_ (input E, input D, output Q); {0} _TECHMAP_REPLACE_ (.{1}(D), .{2}(E), .{3}(Q)); endmodule
-module \\$_DLATCH_N_ (input E, input D, output Q); {4} _TECHMAP_REPLACE_ (.{5}(D), .{6}(E), .{7}(Q)); endmodule
-"""
+from .tools import YOSYS
 
 
 def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | None = None,
@@ -37,12 +19,14 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
     wd = Path(workdir)
     files = write_all(as_texts(sources), wd)
     cells = cells or CELLS["nangate45"]
-    (wd / "latch_map.v").write_text(LATCH_MAP.format(*cells["latch_p"], *cells["latch_n"]))
-    (wd / "synth.ys").write_text(SCRIPT.format(files=" ".join(f.name for f in files), top=top, lib=lib,
-                                               tie_hi=cells["tie_hi"], tie_lo=cells["tie_lo"], buf=cells["buf"]))
-    r = run([tools.which("yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], wd, lim)
+    latch = dict(zip(("p_cell", "p_d", "p_en", "p_q"), cells["latch_p"]))
+    latch.update(zip(("n_cell", "n_d", "n_en", "n_q"), cells["latch_n"]))
+    (wd / "latch_map.v").write_text(render("latch_map.v", **latch))
+    (wd / "synth.ys").write_text(render("synth.ys", files=" ".join(f.name for f in files), top=top, lib=lib,
+                                        tie_hi=cells["tie_hi"], tie_lo=cells["tie_lo"], buf=cells["buf"]))
+    r = run(YOSYS.script_cmd("synth.ys", log="yosys.log"), wd, lim)
     log = (wd / "yosys.log").read_text(errors="replace") if (wd / "yosys.log").exists() else r.out
-    ver = tools.version("yosys")
+    ver = YOSYS.version()
 
     def done(status, diags, data=None):
         return StageResult("synth", status, time.monotonic() - t0, "yosys", ver, diags, data or {}, log[-3000:])

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from eda.report import is_failure
+
 SYSTEM = ("You are an expert digital hardware engineer. Answer with one complete synthesizable "
           "Verilog-2005 design in a single ```verilog block, no explanation.")
 
@@ -47,7 +49,7 @@ def report_summary(report: dict, max_diags=4, max_log=400) -> str:
             p = " -> ".join(map(str, path)) if isinstance(path, (list, tuple)) else str(path)
             lines.append(f"Critical path ({name}): {_clip(p, 300)}")
         status = st.get("status", "")
-        if status in ("pass", "skipped") or status.startswith(("proven", "bounded", "cosim")):
+        if not is_failure(status):
             continue
         lines.append(f"Stage {name}: {status}")
         diags = st.get("diagnostics") or []

@@ -5,15 +5,16 @@ model policies, the generated samples in `samples/<name>/s<i>.v`, so a killed ru
 """
 import json
 import math
-import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from eda.flow import evaluate
+from eda.fsutil import atomic_write
 from eda.report import is_pass
+from eda.stages import STAGES
 
-FAIL_ORDER = ("extract", "screen", "lint", "sim", "equiv", "synth", "sta")
+FAIL_ORDER = ("extract",) + STAGES    # fail_<stage> columns; extract: no Verilog in the policy's answer
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -80,13 +81,6 @@ def summarize_design(d: dict, ks) -> dict:
     return out
 
 
-def _atomic_json(path: Path, obj):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=1, default=str))
-    os.replace(tmp, path)
-
-
 def _work(args):
     task, cands, pdk, equiv = args
     return score_design(task, cands, pdk, equiv)
@@ -113,13 +107,13 @@ def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: 
     if jobs > 1 and policy.parallel_ok:
         with ProcessPoolExecutor(jobs) as ex:
             for d in ex.map(_work, jobs_args):
-                _atomic_json(out / "designs" / f"{d['design']}.json", d)
+                atomic_write(out / "designs" / f"{d['design']}.json", json.dumps(d, indent=1, default=str))
                 done[d["design"]] = d
                 progress and progress(d["design"])
     else:
         for a in jobs_args:
             d = _work(a)
-            _atomic_json(out / "designs" / f"{d['design']}.json", d)
+            atomic_write(out / "designs" / f"{d['design']}.json", json.dumps(d, indent=1, default=str))
             done[d["design"]] = d
             progress and progress(d["design"])
     log(f"evaluated {len(todo)} design(s) in {time.monotonic() - t0:.1f} s")

@@ -8,7 +8,7 @@ import pytest
 
 from designs import rtllm
 from designs import Task, TaskError, load_suite, load_task, project_folders
-from eda import config, ports, sandbox, tools
+from eda import config, hdl, ports, sandbox, tools
 from eda.config import MissingData
 
 PASS = "===========Your Design Passed==========="
@@ -271,12 +271,12 @@ def test_parse_ports_and_heuristics():
     assert [(p.name, p.direction, p.width) for p in ps] == [
         ("CLK", "input", 1), ("rst_n", "input", 1), ("d", "input", 12), ("io", "inout", 2), ("q", "output", 13)]
     assert ps[2].signed and not ps[4].signed
-    assert ports.detect_clock_reset(ps) == ("CLK", "rst_n", True)
+    assert hdl.detect_clock_reset(ps) == ("CLK", "rst_n", True)
     # polarity from the RTL when the name does not tell
     p2 = [ports.Port("clock", "input", 1), ports.Port("reset", "input", 1)]
-    assert ports.detect_clock_reset(p2, "always @(posedge clock or negedge reset)") == ("clock", "reset", True)
-    assert ports.detect_clock_reset(p2, "always @(posedge clock) if (reset) q <= 0;") == ("clock", "reset", False)
-    assert ports.detect_clock_reset([ports.Port("a", "input", 1)]) == (None, None, False)
+    assert hdl.detect_clock_reset(p2, "always @(posedge clock or negedge reset)") == ("clock", "reset", True)
+    assert hdl.detect_clock_reset(p2, "always @(posedge clock) if (reset) q <= 0;") == ("clock", "reset", False)
+    assert hdl.detect_clock_reset([ports.Port("a", "input", 1)]) == (None, None, False)
     with pytest.raises(ports.PortError, match="not found"):
         ports.parse_ports(src, "nosuch")
 
@@ -301,7 +301,7 @@ def test_instantiations_parser():
       assign y = x[0];
     endmodule
     module foo #(parameter W = 1, D = 1) (input [W-1:0] a, output y); endmodule"""
-    got = ports.instantiations(text)
+    got = hdl.instantiations(text)
     assert [(m, i) for _, m, i in got] == [("foo", "u_foo"), ("bar", "u_bar")]
     assert got[0][0] == "tb"
 

@@ -31,7 +31,7 @@ import random
 import re
 from dataclasses import asdict, dataclass, field
 
-from eda.sandbox import strip_comments   # string-literal aware; pure text, no tools
+from eda.hdl import strip_comments   # string-literal aware; pure text, no tools
 
 
 def normalise(text: str) -> str:

@@ -1,0 +1,21 @@
+read_liberty ${lib}
+read_verilog ${netlist}
+link_design ${top}
+set clock_port {${clock}}
+if {$$clock_port ne ""} {
+  create_clock -name clk -period ${period} [get_ports $$clock_port]
+  set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports $$clock_port]]
+} else {
+  create_clock -name clk -period ${period}
+  set_input_delay 0 -clock clk [all_inputs]
+}
+set_output_delay 0 -clock clk [all_outputs]
+puts "@@CHECKS"
+report_checks -path_delay max -digits 4 -fields {input_pins}
+puts "@@WNS"
+report_wns -digits 4
+puts "@@TNS"
+report_tns -digits 4
+puts "@@POWER"
+report_power -digits 6
+exit
