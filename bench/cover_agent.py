@@ -6,8 +6,8 @@ Verilator builds and every project task. Writes bench/results/cover_rtllm.{csv,m
     .venv/bin/python bench/cover_agent.py --only counter8,fsm --budget 4
 
 Per task: `run_cover(..., baseline=True)` in runs/bench-cover/<task>: the agent samples `--budget`
-stimuli (one group, --no-train, --max-tokens) from the bundled model (a group is drawn with one
-shared prompt prefill, `shared_prefix_sample`, where HFPolicy.sample prefills every copy); the baseline is
+stimuli (one group, --no-train, --max-tokens) from the bundled model (HFPolicy.sample draws a group
+from one shared prompt prefill); the baseline is
 `eda.random_stim.seeded_stimulus` run with +seed=0..budget-1 (one build). Both are scored with
 the same Verilator coverage of the reference RTL; the target is `--target`. Then a TTT run
 (training on, `--ttt-budget` simulations in groups of `--ttt-group`) on the `--ttt` designs.
@@ -35,52 +35,6 @@ COLUMNS = (["suite", "task", "budget", "base_status", "base_total_pct"] + [f"bas
            + ["base_met", "agent_total_pct"] + [f"agent_{t}" for t in TYPES]
            + ["agent_met", "agent_ran", "agent_no_code", "agent_rejected", "agent_compile_err", "agent_other_fail",
                 "agent_kept", "mode"])
-
-
-def shared_prefix_sample(pol, prompt, n, temperature, top_p, max_tokens, seed):
-    """n samples of one prompt from an HFPolicy with ONE prompt prefill: the KV cache of the
-    prompt (all but its last token) is computed once and repeated n times, where generate(n)
-    would prefill n copies; on this CPU prefill of a ~900-token prompt dominated. Same model,
-    same sampling settings and the same Completion fields as HFPolicy.sample."""
-    import torch
-    from rtl_agent.policy.base import Completion
-    ids = pol.encode(prompt)
-    torch.manual_seed(seed)
-    with torch.no_grad():
-        cache = pol.model(input_ids=torch.tensor([ids[:-1]], device=pol.device), use_cache=True).past_key_values
-        cache.batch_repeat_interleave(n)
-        inp = torch.tensor([ids] * n, device=pol.device)
-        g = pol.model.generate(input_ids=inp, attention_mask=torch.ones_like(inp), past_key_values=cache,
-                               do_sample=True, temperature=float(temperature), top_p=float(top_p), top_k=0,
-                               max_new_tokens=max_tokens, pad_token_id=pol.tok.pad_token_id,
-                               output_logits=True, return_dict_in_generate=True)
-    new = g.sequences[:, len(ids):]
-    lps = torch.log_softmax(torch.stack(g.logits, 1).float(), -1).gather(-1, new.unsqueeze(-1)).squeeze(-1)
-    out = []
-    for r in range(n):
-        toks, finish = new[r].tolist(), "length"
-        for j, t in enumerate(toks):
-            if t in pol.eos_ids:
-                toks, finish = toks[:j], "stop"
-                break
-        out.append(Completion(pol.tok.decode(toks, skip_special_tokens=True), toks, lps[r, :len(toks)].tolist(),
-                              list(ids), finish))
-    return out
-
-
-class SharedPrefill:
-    """The real HFPolicy with `sample` replaced by shared_prefix_sample (one prefill per prompt);
-    everything else (logprobs, optimizer, adapters: what rl_step and run_cover use) is the policy's."""
-
-    def __init__(self, policy):
-        self._pol = policy
-
-    def __getattr__(self, name):
-        return getattr(self._pol, name)
-
-    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
-        return [shared_prefix_sample(self._pol, p, n, temperature, top_p, max_tokens, 0 if seed is None else seed)
-                for p in prompts]
 
 
 def _frac(final: dict, t: str) -> str:
@@ -207,10 +161,9 @@ def main(argv=None):
                 todo.append((suite, t))
     tasks = {t.name: t for _, t in todo}
     suites = {t.name: suite for suite, t in todo}
-    fast = SharedPrefill(policy)
     for suite, t in ([] if args.ttt_only else todo):
         try:
-            row = bench_task(t, suite, args, fast, target)
+            row = bench_task(t, suite, args, policy, target)
         except Exception as e:               # one broken task is a row, not the end of the benchmark
             row = {"suite": suite, "task": t.name, "budget": args.budget, "base_status": f"error: {e}"[:120]}
         rows.append(row)
@@ -220,7 +173,7 @@ def main(argv=None):
     for name in [x for x in args.ttt.split(",") if x]:
         if name not in tasks:
             continue
-        row = bench_task(tasks[name], suites[name], args, fast, target, train=True, budget=args.ttt_budget,
+        row = bench_task(tasks[name], suites[name], args, policy, target, train=True, budget=args.ttt_budget,
                          group=args.ttt_group, tag="-ttt")
         ttt.append(row)
         print(f"TTT {name:24s} base {row['base_total_pct']}% agent {row['agent_total_pct']}% "

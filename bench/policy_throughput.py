@@ -63,15 +63,21 @@ def one(case):
         pol.close()
     else:
         import torch
+        from training.lora_update import rl_step
         gc = case == "lora_step_gc"
         pol = make_policy("default", gradient_checkpointing=gc, micro_batch=int(os.environ.get("MICRO", 2)))
         row["load_s"] = round(time.time() - t0, 1)
         g = torch.Generator().manual_seed(0)
-        batch = [(torch.randint(100, 40000, (64,), generator=g).tolist(),
-                  torch.randint(100, 40000, (448,), generator=g).tolist(), 1.0 if i % 2 else -1.0) for i in range(8)]
+        # 4 groups of 2 completions with rewards 1 and 0 (every sequence trained), no KL pass: one
+        # forward and backward per sequence
+        groups = [(torch.randint(100, 40000, (64,), generator=g).tolist(),
+                   [torch.randint(100, 40000, (448,), generator=g).tolist() for _ in range(2)], [1.0, 0.0])
+                  for _ in range(4)]
         times = []
         for _ in range(2):                   # the first step also allocates optimizer state
-            times.append(pol.train_step(batch, lr=1e-4)["seconds"])
+            t = time.time()
+            rl_step(pol, groups, eps=0.5, lr=1e-4, measure_kl=False)
+            times.append(time.time() - t)
         row.update(seconds=round(times[-1], 2), first_step_s=round(times[0], 2), tokens=8 * 512,
                    tok_per_s=round(8 * 512 / times[-1], 1), micro_batch=pol.micro_batch)
     row["peak_rss_mb"] = round(rss.stop())
@@ -108,8 +114,8 @@ def main():
         f.write("# Policy throughput (default model SmolLM2-135M-Instruct)\n\n")
         f.write("; ".join(f"{k}: {v}" for k, v in env.items()) + "\n\n")
         f.write("Sampling: 8 completions x 256 max tokens, one prompt, temperature 1. "
-                "LoRA step: r=8 on all linear layers, batch 8 x (64 prompt + 448 completion) tokens, "
-                "second step timed.\n\n")
+                "LoRA step (training.lora_update.rl_step): r=8 on all linear layers, batch 8 x (64 prompt + "
+                "448 completion) tokens, second step timed.\n\n")
         f.write("| " + " | ".join(keys[:-1]) + " |\n|" + "---|" * (len(keys) - 1) + "\n")
         for r in rows:
             f.write("| " + " | ".join(str(r.get(k, r.get("error", "")) if k == "case" else r.get(k, ""))

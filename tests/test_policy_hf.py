@@ -38,6 +38,32 @@ def test_sample_shapes_template_and_logprobs(pol):
     assert [x.token_ids for x in again[0]] == [x.token_ids for x in out[0]]
 
 
+def test_shared_prefill_samples_honour_stop_and_seed(pol):
+    # n > 1 samples of one prompt continue ONE prefilled KV cache; each must still stop on its own
+    prompt = "Write a Verilog module and2 with inputs a, b and output y."
+    kw = dict(n=4, temperature=1.0, max_tokens=24, stop=["\n"], seed=11)
+    out = pol.sample([prompt], **kw)[0]
+    assert len(out) == 4 and any(c.finish_reason == "stop" for c in out)
+    for c in out:
+        assert c.prompt_token_ids == pol.encode(prompt) and len(c.logprobs) == len(c.token_ids) > 0
+        full = pol.tok.decode(c.token_ids, skip_special_tokens=True)
+        assert "\n" not in c.text and full.startswith(c.text)
+        if full != c.text:      # stopped by the stop string: its tokens are kept, nothing after them
+            assert c.finish_reason == "stop" and full[len(c.text):].startswith("\n")
+            assert "\n" not in pol.tok.decode(c.token_ids[:-1], skip_special_tokens=True)
+    again = pol.sample([prompt], **kw)[0]
+    assert [c.token_ids for c in again] == [c.token_ids for c in out]        # same seed, same samples
+    assert [c.logprobs for c in again] == [c.logprobs for c in out]
+    # more samples than batch_size: later chunks continue a fresh copy of the same prefill
+    bs, pol.batch_size = pol.batch_size, 2
+    try:
+        g = pol.sample([prompt], n=3, temperature=0, max_tokens=10)[0]
+    finally:
+        pol.batch_size = bs
+    one = pol.sample([prompt], n=1, temperature=0, max_tokens=10)[0][0]
+    assert [c.token_ids for c in g] == [one.token_ids] * 3
+
+
 def test_greedy_and_stop_string(pol):
     g = pol.sample(["What is the capital of France?"], n=1, temperature=0, max_tokens=16)[0][0]
     assert "Paris" in g.text
@@ -48,12 +74,15 @@ def test_greedy_and_stop_string(pol):
 def test_lora_step_raises_adapter_logprob_and_keeps_base(pol, tmp_path):
     torch = pytest.importorskip("torch")
     from rtl_agent.policy.hf import HFPolicy
+    from training.lora_update import rl_step
     tok = pol.tok
+    bad = tok("I cannot write Verilog.", add_special_tokens=False)["input_ids"]
     batch = []
     for p, c in [("Write an inverter in Verilog.", "module inv(input a, output y); assign y = ~a; endmodule"),
                  ("Write a buffer in Verilog.", "module buf1(input a, output y); assign y = a; endmodule")]:
         batch.append((pol.encode(p), tok(c, add_special_tokens=False)["input_ids"], 1.0))
     P, C = [b[0] for b in batch], [b[1] for b in batch]
+    groups = [(p, [c, bad], [1.0, 0.0]) for p, c in zip(P, C)]      # each good answer beside a bad one
     with torch.no_grad():
         before = [x.mean().item() for x in pol.logprobs(P, C)]
         base_before = [x.clone() for x in pol.logprobs(P, C, adapter=False)]
@@ -61,16 +90,18 @@ def test_lora_step_raises_adapter_logprob_and_keeps_base(pol, tmp_path):
     lp = pol.logprobs(P[0], C[0])
     assert lp.requires_grad                                   # differentiable under the adapter
     assert not pol.logprobs(P[0], C[0], adapter=False).requires_grad
-    st = pol.train_step(batch, lr=2e-3)
-    assert st["tokens"] == sum(len(c) for c in C) and st["grad_norm"] > 0 and st["version"] >= 1
+    v0 = pol.version
+    st = rl_step(pol, groups, eps=0.5, lr=2e-3)
+    assert st["stepped"] and st["trained_sequences"] == 4 and st["grad_norm"] > 0 and pol.version == v0 + 1
+    assert st["tokens"] == sum(len(c) for c in C) + 2 * len(bad) and abs(st["ref_kl"]) < 1e-6
     with torch.no_grad():
         after = [x.mean().item() for x in pol.logprobs(P, C)]
         base_after = pol.logprobs(P, C, adapter=False)
     assert all(a > b + 0.01 for a, b in zip(after, before)), (before, after)
     assert all(torch.equal(x, y) for x, y in zip(base_before, base_after))
 
-    # a custom loss through the same entry point: push the first sequence down
-    st2 = pol.train_step(batch[:1], lr=2e-3, loss_fn=lambda lps, chunk: torch.stack([x.mean() for x in lps]).mean())
+    # the same step with the rewards swapped pushes the first sequence down
+    rl_step(pol, [(P[0], [C[0], bad], [0.0, 1.0])], eps=0.5, lr=2e-3)
     with torch.no_grad():
         assert pol.logprobs(P[0], C[0]).mean().item() < after[0]
 

@@ -37,9 +37,10 @@ def test_update_is_hot_swapped(pol, tmp_path):
     g = pol.sample([PROMPT], n=1, temperature=0, max_tokens=12)[0][0]
     before = sum(g.logprobs) / len(g.logprobs)
     assert pol.lora_request is None
-    batch = [(g.prompt_token_ids, g.token_ids, 1.0)] * 2
-    for _ in range(2):
-        pol.train_step(batch, lr=5e-3)
+    from training.lora_update import rl_step
+    bad = pol.tok("I cannot write Verilog.", add_special_tokens=False)["input_ids"]
+    for _ in range(2):      # reinforce the greedy answer against a bad one; rl_step syncs the engine
+        rl_step(pol, [(g.prompt_token_ids, [g.token_ids, bad], [1.0, 0.0])], eps=0.5, lr=5e-3)
     req = pol.lora_request
     assert req is not None and req.lora_int_id == 2 and req.lora_path.endswith("v2")
     g2 = pol.sample([PROMPT], n=1, temperature=0, max_tokens=12)[0][0]

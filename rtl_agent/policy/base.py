@@ -61,14 +61,12 @@ class Policy:
 
 
 class TrainablePolicy(Policy):
-    """What the RL loop needs beyond sampling. Implemented by hf.HFPolicy.
+    """What the RL loop needs beyond sampling. Implemented by hf.HFPolicy; the update itself is
+    training.lora_update.rl_step, which steps .optimizer over the adapter of .model.
 
     logprobs(prompt_ids, completion_ids, adapter=True) -> list of 1-D tensors, one log p per
         completion token; differentiable when adapter=True and grad is enabled; adapter=False
         scores with the LoRA disabled (the frozen base model, for KL).
-    train_step(batch, lr, loss_fn=None) -> stats dict; batch is [(prompt_ids, completion_ids, advantage)];
-        the default loss is -(adv * token_mean_logprob).mean(); loss_fn(logprobs_list, batch) -> scalar
-        replaces it. .model and .optimizer are exposed for loops that want their own step.
     save_adapter(dir) / load_adapter(dir): peft format (adapter_config.json + adapter_model.safetensors),
         which vLLM also loads. .version counts updates.
     """
@@ -78,36 +76,9 @@ class TrainablePolicy(Policy):
     def logprobs(self, prompt_ids, completion_ids, adapter=True):
         raise NotImplementedError
 
-    def train_step(self, batch, lr, loss_fn=None) -> dict:
-        raise NotImplementedError
-
     def save_adapter(self, path):
         raise NotImplementedError
 
     def load_adapter(self, path):
         raise NotImplementedError
 
-
-def make_policy(spec: str = "default", **opts) -> Policy:
-    """"default" | "hf:<path or id>" | "vllm:<path>" | "openai:<model>@<base_url>".
-
-    "default" is the transformers backend on the bundled SmolLM2-135M-Instruct; "vllm:default" is
-    vLLM on the same model. Options go to the backend's constructor.
-    """
-    spec = (spec or "default").strip()
-    kind, _, rest = spec.partition(":")
-    if spec == "default" or spec == "hf":
-        kind, rest = "hf", "default"
-    if kind == "hf":
-        from .hf import HFPolicy
-        return HFPolicy(rest or "default", **opts)
-    if kind == "vllm":
-        from .vllm_backend import VLLMPolicy
-        return VLLMPolicy(rest or "default", **opts)
-    if kind == "openai":
-        model, at, url = rest.rpartition("@")
-        if not at or not model or not url:
-            raise PolicyError(f"openai spec must be 'openai:<model>@<base_url>', got {spec!r}")
-        from .openai_backend import OpenAIPolicy
-        return OpenAIPolicy(model, url, **opts)
-    raise PolicyError(f"unknown policy spec {spec!r}: use default, hf:<path>, vllm:<path> or openai:<model>@<url>")

