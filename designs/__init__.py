@@ -17,8 +17,7 @@ from typing import Callable
 from eda.config import MissingData
 
 from . import rtllm
-from .task import (DESIGNS, PDKS, Task, TaskError, load_project_named, load_project_suite,  # noqa: F401
-                   load_project_task, project_folders)
+from .task import Task, TaskError, load_project_named, load_project_suite, load_project_task, project_folders
 
 
 @dataclass(frozen=True)
@@ -91,4 +90,5 @@ def load_suite(which, skip_missing: bool = False) -> list[Task]:
     for src in SOURCES.values():
         if any(p.glob(src.find)):
             return src.load_all(p, skip_missing)
-    raise TaskError(f"{p}: holds " + " and ".join(f"no {x.what.split(' ', 1)[1]}s ({x.find})" for x in SOURCES.values()))
+    raise TaskError(f"{p}: holds " + " and ".join(f"no {x.what.split(' ', 1)[1]}s ({x.find})"
+                                                  for x in SOURCES.values()))

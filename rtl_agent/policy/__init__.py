@@ -18,7 +18,7 @@ from .base import Completion, Policy, PolicyError, TrainablePolicy
 from .models import default_model_dir, resolve_model
 
 __all__ = ["Completion", "Policy", "PolicyError", "TrainablePolicy", "make_policy", "register_backend",
-           "backends", "default_model_dir", "resolve_model"]
+           "default_model_dir", "resolve_model"]
 
 _BACKENDS: dict[str, Callable | str] = {}
 
@@ -29,10 +29,6 @@ def register_backend(prefix: str, factory: Callable | str) -> None:
     if not prefix or ":" in prefix:
         raise PolicyError(f"a backend prefix must be a non-empty name without ':', got {prefix!r}")
     _BACKENDS[prefix] = factory
-
-
-def backends() -> list[str]:
-    return list(_BACKENDS)
 
 
 def _factory(prefix: str) -> Callable:

@@ -219,7 +219,3 @@ class HFPolicy(TrainablePolicy):
             raise PolicyError(f"adapter in {path} does not fit this model/LoRA config: {bad[:3]}")
         self.version += 1
         return path
-
-    def adapter_state(self) -> dict:
-        """LoRA weights by name (detached copies), for comparisons and checkpoints."""
-        return {k: v.detach().clone() for k, v in self.model.state_dict().items() if "lora_" in k}
