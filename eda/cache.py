@@ -7,7 +7,8 @@ from pathlib import Path
 from .config import cache_dir
 from .fsutil import atomic_write
 
-FLOW_VERSION = "1"   # bump when a stage's semantics change: old entries stop matching
+FLOW_VERSION = "2"   # bump when a stage's semantics change: old entries stop matching
+# 2: one clock rule (eda.hdl.detect_clock) for STA and equivalence: hclk, pclk, sclk, ... clock STA now
 
 
 def key(payload: dict) -> str:

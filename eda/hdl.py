@@ -136,18 +136,17 @@ def find_top(texts: dict) -> tuple[str | None, list[tuple[str, str, str]]]:
 
 # ---- clock / reset heuristics ------------------------------------------------
 # One rule set for every stage (STA on netlist inputs, equivalence, coverage, task loading):
-# a name of the clock family below first (first such input in declaration order), else the
-# first input whose name contains clk or clock.
+# a conventional clock name first (first such input in declaration order), else the first input
+# whose name contains clk or clock (wclk, clk_a, CLK_div, sysclock, ...).
 
-_CLOCK_RE = re.compile(r"^(i_|in_|sys_)?(clk|clock|clk_i|clk_in|clkin|aclk|hclk|pclk|wclk|rclk|clka|clk_a)(_i|_in)?$",
-                       re.I)
+_CLOCK_RE = re.compile(r"^(i_|in_|sys_)?(clk|clock|clk_i|clk_in|clkin|aclk|hclk|pclk)(_i|_in)?$", re.I)
 _CLOCK_ANY_RE = re.compile(r"clk|clock", re.I)
 _RESET_RE = re.compile(r"^(i_|in_|sys_|a)?(n?rst|n?reset|rst_?n|reset_?n|rst_?b|reset_?b|rstn|resetn|clr|clear)(_i|_in|_n|_ni)?$", re.I)
 _LOW_RE = re.compile(r"(^n|_n$|_ni$|_b$|(rst|reset)n$|(rst|reset)b$)", re.I)
 
 
 def detect_clock(names) -> str | None:
-    """The clock among 1-bit input `names` (declaration order): clk, clock, CLK_in, hclk, wclk, ...
+    """The clock among 1-bit input `names` (declaration order): clk, clock, i_clk, CLK_in, hclk, ...
     first, else the first name containing clk or clock; None when no name looks like a clock."""
     names = list(names)
     return (next((n for n in names if _CLOCK_RE.match(n)), None)

@@ -281,6 +281,22 @@ def test_parse_ports_and_heuristics():
         ports.parse_ports(src, "nosuch")
 
 
+def test_one_clock_rule_for_rtl_ports_and_netlists():
+    """STA (netlist inputs) and the RTL heuristics pick the same clock: conventional names first, in
+    port order, else the first name with clk/clock in it; vector bits are never a clock."""
+    from eda import sta
+    assert hdl.detect_clock(["a", "hclk"]) == "hclk"
+    assert hdl.detect_clock(["clk_en", "clk"]) == "clk"
+    assert hdl.detect_clock(["rst", "wclk", "rclk"]) == "wclk"
+    assert hdl.detect_clock(["sysclock"]) == "sysclock" and hdl.detect_clock(["a", "b"]) is None
+    netlist = ("module t(\\clk_sel[0] , hclk, \\a[0] , y);\n  input \\a[0] ;\n  input \\clk_sel[0] ;\n"
+               "  input hclk;\n  output y;\nendmodule\n")
+    assert sta.netlist_inputs(netlist) == ["clk_sel[0]", "hclk", "a[0]"]
+    assert sta.netlist_clock(netlist) == "hclk"
+    ps = [ports.Port("clk_sel", "input", 2), ports.Port("hclk", "input", 1), ports.Port("a", "input", 1)]
+    assert hdl.detect_clock_reset(ps)[0] == "hclk"
+
+
 def test_parse_ports_cache_is_fast():
     src = {"y.v": "module c(input [7:0] a, output [7:0] b); assign b = ~a; endmodule\n"}
     ports._CACHE.clear()

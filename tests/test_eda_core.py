@@ -135,3 +135,22 @@ def test_cli_eval_json_and_exit_codes(tmp_path):
     assert bad.returncode == 1 and json.loads(bad.stdout)["stages"]["sim"]["status"] == "fail"
     missing = subprocess.run(cmd + [str(tmp_path / "nope.v")], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
     assert missing.returncode == 2 and "nope.v" in missing.stderr
+
+
+def test_tool_registry_stage_list_and_atomic_write(tmp_path):
+    """One module per tool (flags once), one stage list, one atomic-write helper."""
+    from eda import flow, stages, tools
+    from eda.fsutil import atomic_write
+    assert tools.get_simulator("icarus") is tools.ICARUS and tools.get_simulator("verilator") is tools.VERILATOR
+    with pytest.raises(ValueError, match="unknown simulator"):
+        tools.get_simulator("vcs")
+    assert set(tools.versions()) == {"iverilog", "yosys", "sta", "verilator"}
+    assert tools.version("yosys-abc") == tools.ABC.version() != "missing"
+    cmd = tools.ICARUS.compile_cmd(["a.v"], "x.vvp", "top")
+    assert cmd[1:] == ["-g2012", "-o", "x.vvp", "-s", "top", "a.v"]
+    assert "--lint-only" in tools.VERILATOR.lint_cmd(["a.v"]) and "-Wno-fatal" in tools.VERILATOR.coverage_flags()
+    assert stages.STAGES == stages.FRONT + stages.BACK and "interface" not in flow.ALL_STAGES
+    assert flow.ALL_STAGES == tuple(s for s in stages.STAGES if s != "interface")
+    p = atomic_write(tmp_path / "sub" / "f.json", '{"a": 1}')
+    atomic_write(p, b"\x00\x01")
+    assert p.read_bytes() == b"\x00\x01" and [q.name for q in p.parent.iterdir()] == ["f.json"]
