@@ -64,11 +64,10 @@ def simulate(task: Task, rtl: dict) -> str:
         files = {**rtl, **task.testbench_sources()}
         for name, text in files.items():
             sb.write(name, text)
-        hdl = [n for n in files if n.endswith((".v", ".sv"))]
-        r = sandbox.run([tools.which("iverilog"), "-g2012", "-s", task.tb_top, "-o", "sim"] + hdl, sb.path,
-                        sandbox.Limits(wall_s=60))
+        hdl_files = [n for n in files if n.endswith((".v", ".sv"))]
+        r = sandbox.run(tools.ICARUS.compile_cmd(hdl_files, "sim", task.tb_top), sb.path, sandbox.Limits(wall_s=60))
         assert r.ok, r.out
-        r = sandbox.run([tools.which("vvp"), "-n", "sim"], sb.path, sandbox.Limits(wall_s=30))
+        r = sandbox.run(tools.ICARUS.run_cmd("sim"), sb.path, sandbox.Limits(wall_s=30))
         assert not r.timed_out, f"{task.name}: simulation hung"
         return r.out
 
@@ -328,5 +327,5 @@ def test_project_references_synthesize(project):
         with sandbox.Sandbox(prefix="rtla-test-") as sb:
             names = [sb.write(n, x).name for n, x in t.reference_sources().items()]
             script = "; ".join(f"read_verilog -sv {n}" for n in names) + f"; synth -top {t.top} -flatten; check -assert"
-            r = sandbox.run([tools.which("yosys"), "-q", "-p", script], sb.path, sandbox.Limits(wall_s=120))
+            r = sandbox.run(tools.YOSYS.commands_cmd(script), sb.path, sandbox.Limits(wall_s=120))
             assert r.ok, f"{t.name}: {r.out[-800:]}"

@@ -5,7 +5,7 @@ Every extraction the corpus marks usable is also compiled with the real Icarus, 
 import pytest
 
 from eda.sandbox import Limits, Sandbox, run
-from eda.tools import which
+from eda.tools import ICARUS
 from rtl_agent.prompts import (extract_verilog, optimize_prompt, port_names, report_summary, rtl_prompt,
                                stimulus_prompt)
 
@@ -104,7 +104,7 @@ def test_extract(i):
         # the kept code compiles with the real Icarus
         with Sandbox() as sb:
             sb.write("dut.v", e.code)
-            r = run([which("iverilog"), "-g2012", "-s", top, "-o", "sim", "dut.v"], sb.path, Limits(wall_s=20))
+            r = run(ICARUS.compile_cmd(["dut.v"], "sim", top), sb.path, Limits(wall_s=20))
             assert r.ok, r.out
         assert "```" not in e.code and "Sure" not in e.code
 
