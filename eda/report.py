@@ -88,7 +88,7 @@ class Report:
         return None
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "top": self.top, "pdk": self.pdk,
+        return {"status": self.status, "failed_stage": self.failed_stage, "top": self.top, "pdk": self.pdk,
                 "area_um2": self.area_um2, "delay_ns": self.delay_ns, "power_w": self.power_w, "ppa": self.ppa,
                 "ppa_units": "um2*ns*W", "cached": self.cached, "seconds": round(self.seconds, 4),
                 "stages": {k: v.to_dict() for k, v in self.stages.items()}}

@@ -24,10 +24,12 @@ Reward of a stimulus (REWARDS, configurable):
 A stimulus is accepted into the regression suite when it adds points (all types) to the union,
 taken greedily in order of gain; the accepted ones are the closed suite (`suite/*.sv`).
 
-Run folder (resumable: every step is one SQLite transaction in run.db, see training/store.py;
-the LoRA adapter of step s is saved before step s is committed, sampling is seeded per step):
-  run.db, adapters/step<N>/, suite/sim<NNN>.sv (NNN = the row `sim` of coverage.csv), coverage.csv, coverage.html, coverage.info,
-  coverage.txt (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
+Run folder (resumable through training.loop, the same loop as `optimize`: every step is one SQLite
+transaction in run.sqlite, the LoRA adapter of step s is saved before step s is committed, sampling
+is seeded per step and group; step 0 holds the random seed stimulus, if any):
+  run.sqlite, adapters/step_NNN/, events.jsonl, suite/sim<NNN>.sv (NNN = the row `sim` of coverage.csv),
+  coverage.csv, coverage.html, coverage.info, coverage.txt (annotated source), coverage.png, summary.json,
+  baseline.json (with a baseline).
 """
 from __future__ import annotations
 
@@ -35,13 +37,14 @@ import csv
 import datetime
 import json
 import re
-import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from eda import coverage as cov
 from eda import tools
+from eda.fsutil import atomic_write
 from eda.random_stim import random_stimulus, seeded_stimulus
+from training.loop import Environment, Group, Loop, LoopConfig, RunFolderError  # noqa: F401 (RunFolderError: API)
 from training.store import RunStore
 
 CHASED = ("line", "branch", "expr", "toggle", "user")
@@ -258,18 +261,95 @@ def score(results, union: cov.CoverageDB, types, rewards: dict) -> list:
     return out
 
 
-# ---- the loop ----------------------------------------------------------------------------
+# ---- the environment -----------------------------------------------------------------------
 
-class RunFolderError(ValueError):
-    pass
+class CoverEnv(Environment):
+    """Stimulus prompts from the union's holes, Verilator coverage runs, the gain reward. The union
+    and the simulation records are rebuilt from the store, so the checkpoint state is empty."""
+
+    def __init__(self, task, out: Path, cfg: CoverConfig, policy_spec: str, on_sim=None):
+        self.task, self.dir, self.cfg, self.policy_spec, self.on_sim = task, out, cfg, policy_spec, on_sim
+        self.sources = task.reference_sources()
+        self.types = list(cfg.target)
+        self.inputs = [p.name for p in task.ports if p.direction == "input" and p.name != task.clock]
+        self.sims, self.db = [], cov.CoverageDB(self.sources)
+
+    def settings(self) -> dict:
+        c = asdict(self.cfg)
+        return {"task": self.task.name, "top": self.task.top, "policy": self.policy_spec,
+                **{k: c[k] for k in ("target", "group", "seed_random", "prompt_points", "max_code", "max_spec",
+                                     "example", "run_wall_s", "rewards")}}
+
+    def start(self) -> list:
+        if not self.cfg.seed_random or self.cfg.budget < 1:
+            return []
+        t = self.task
+        text = random_stimulus(t.ports, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low,
+                               cycles=200, seed=self.cfg.seed, period_ns=t.period_ns or 10.0)
+        return self._rows([text], [simulate(t, self.sources, text, self.cfg)], kind="seed-random")
+
+    def restore(self, state: dict, store: RunStore):
+        self.sims = _state(store)
+        self.db = _union(self.sims, self.sources)
+
+    def done(self, step: int) -> bool:
+        return len(self.sims) >= self.cfg.budget or met(self.db, self.cfg.target)
+
+    def groups(self, step: int) -> list:
+        return [Group(build_prompt(self.task, self.db, self.cfg), min(self.cfg.group, self.cfg.budget - len(self.sims)))]
+
+    def extract(self, text: str, group=None) -> str | None:
+        return extract_stimulus(text, self.inputs)[0] or None
+
+    def score(self, step: int, groups: list, comps: list, stimuli: list) -> list:
+        texts = [s or c.text for s, c in zip(stimuli[0], comps[0])]
+        results = [simulate(self.task, self.sources, s, self.cfg) if s else None for s in stimuli[0]]
+        return [self._rows(texts, results, kind="llm")]
+
+    def _rows(self, texts, results, kind) -> list:
+        """Rows of one group: scored against the union before it, accepted greedily by gain; the
+        union and the simulation records move on."""
+        scored = score(results, self.db, self.types, self.cfg.rewards)
+        order = sorted(range(len(results)), key=lambda i: -scored[i][1])
+        accepted, trial = set(), cov.CoverageDB(self.db.sources)
+        trial.add(self.db.points.values())
+        for i in order:
+            r = results[i]
+            if r is not None and r.ok:
+                if _covered(r.points) - _covered(trial.points.values()):
+                    accepted.add(i)
+                trial.add(r.points)
+        rows = []
+        for i, r in enumerate(results):
+            status = "extract" if r is None else r.status
+            rep = {"sim": len(self.sims) + i, "kind": kind, "accepted": i in accepted, "gain": scored[i][1],
+                   "diagnostics": [] if r is None else [str(d) for d in r.diagnostics[:6]],
+                   "build_s": 0.0 if r is None else round(r.build_s, 2),
+                   "run_s": 0.0 if r is None else round(r.run_s, 3),
+                   "stopped_by": None if r is None else r.data.get("stopped_by"),
+                   "cov": [[p.key, p.count] for p in r.points] if r is not None and r.ok else None}
+            rows.append({"grp": 0, "text": texts[i], "reward": float(scored[i][0]), "status": status,
+                         "failed_stage": None if status == "pass" else ("extract" if r is None else "coverage"),
+                         "report": rep})
+        for r in results:
+            if r is not None and r.ok:
+                self.db.add(r.points)
+        self.sims.extend({**row, **row["report"]} for row in rows)
+        return rows
+
+    def metrics(self, rows: list) -> dict:
+        return {"simulations": len(self.sims), "total_pct": round(self.db.percent(), 2) if self.db.points else 0.0}
+
+    def committed(self, step: int, rows: list, store: RunStore):
+        write_outputs(self.task, self.dir, store, self.cfg)
+        for row in rows:
+            if self.on_sim:
+                self.on_sim({**row, **row["report"], "step": step}, self.db)
 
 
 def _state(store: RunStore):
-    """(simulation records, union db) rebuilt from committed steps."""
-    sims = []
-    for c in store.candidates():
-        rep = c["report"] or {}
-        sims.append({**c, **rep})
+    """Simulation records of the committed steps, in simulation order."""
+    sims = [{**c, **(c["report"] or {})} for c in store.candidates()]
     sims.sort(key=lambda s: s["sim"])
     return sims
 
@@ -284,159 +364,32 @@ def _union(sims, sources) -> cov.CoverageDB:
 
 def run_cover(task, out: Path, cfg: CoverConfig, policy=None, policy_spec: str = "default", resume: bool = False,
               baseline: bool = False, on_sim=None, log=print) -> dict:
-    """Run (or resume) a closure job in `out`; returns the summary (also written to summary.json).
-    on_sim(record, db) is called after each simulation (progress)."""
+    """Run (or resume) a closure job in `out` (training.loop, the same loop as `optimize`); returns the
+    summary (also written to summary.json). on_sim(record, db) is called after each simulation."""
     cfg.check()
     out = Path(out)
-    store_path = out / "run.db"
-    if store_path.exists() and not resume:
-        with RunStore(store_path) as st:
-            if st.last_step() is not None:
-                raise RunFolderError(f"{out} already holds a run; pass --resume to continue it, or choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
-    sources = task.reference_sources()
-    store = RunStore(store_path)
+    env = CoverEnv(task, out, cfg, policy_spec, on_sim)
+
+    def make_policy():
+        pol = policy
+        if pol is None:
+            from rtl_agent.policy import make_policy as make
+            log(f"loading policy {policy_spec} ...")
+            pol = make(policy_spec)
+        return pol, (pol if getattr(pol, "trainable", False) else None)
+    loop = Loop(env, LoopConfig(seed=cfg.seed, train=cfg.train, max_tokens=cfg.max_tokens,
+                                temperature=cfg.temperature, top_p=cfg.top_p, lr=cfg.lr),
+                out, make_policy, resume=resume)
     try:
-        old = store.meta("config")
-        if old and resume and (old.get("task") != task.name or old.get("target") != cfg.target):
-            raise RunFolderError(f"{out} is a run of {old.get('task')} with target {old.get('target')}; "
-                                 f"it cannot be resumed as {task.name} with target {cfg.target}")
-        if not old:
-            store.set_meta("config", {"task": task.name, "top": task.top, "target": cfg.target,
-                                      "policy": policy_spec, "config": asdict(cfg)})
-        sims = _state(store)
-        db = _union(sims, sources)
-        types = list(cfg.target)
-        last = store.last_step()
-        step = -1 if last is None else last
-        if resume and sims:
-            log(f"resuming {out}: {len(sims)} simulations in {step + 1} step(s) already done")
+        loop.open()
+        if resume and env.sims:
+            log(f"resuming {out}: {len(env.sims)} simulations in {loop.step + 1} step(s) already done")
         if baseline:
-            run_baseline(task, sources, out, cfg)
-        write_outputs(task, out, store, cfg)
-
-        if cfg.seed_random and last is None and len(sims) < cfg.budget:
-            text = random_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
-                                   reset_active_low=task.reset_active_low, cycles=200, seed=cfg.seed,
-                                   period_ns=task.period_ns or 10.0)
-            r = simulate(task, sources, text, cfg)
-            rec = _commit(store, 0, [text], [None], [r], score([r], db, types, cfg.rewards), db, sims, cfg,
-                          stats={"kind": "seed-random"})
-            step = 0
-            _after(task, out, store, cfg, rec, db, on_sim)
-
-        pol, ctl = None, None
-        inputs = [p.name for p in task.ports if p.direction == "input" and p.name != task.clock]
-        while len(sims) < cfg.budget and not met(db, cfg.target):
-            step += 1
-            if pol is None:
-                pol, ctl = _open_policy(policy, policy_spec, out, store, cfg, log)
-            n = min(cfg.group, cfg.budget - len(sims))
-            prompt = build_prompt(task, db, cfg)
-            comps = pol.sample([prompt], n=n, temperature=cfg.temperature, top_p=cfg.top_p,
-                               max_tokens=cfg.max_tokens, seed=cfg.seed * 100003 + step)[0]
-            texts, results = [], []
-            for c in comps:
-                text, why = extract_stimulus(c.text, inputs)
-                texts.append(text or c.text)
-                results.append(simulate(task, sources, text, cfg) if text else None)
-            scored = score(results, db, types, cfg.rewards)
-            stats = {"kind": "llm", "policy_version": getattr(pol, "version", 0)}
-            rewards = [s[0] for s in scored]
-            if cfg.train and getattr(pol, "trainable", False) and len(set(rewards)) > 1:
-                from training.lora_update import rl_step
-                st = rl_step(pol, [(comps[0].prompt_token_ids, [c.token_ids for c in comps], rewards)],
-                             eps=ctl.eps, controller=ctl, lr=cfg.lr, step=step)
-                stats["train"] = {k: v for k, v in st.items() if k != "decision"}
-                ad = pol.save_adapter(out / "adapters" / f"step{step}")
-                stats["adapter"] = str(ad.relative_to(out))
-            if ctl is not None:
-                stats["controller"] = ctl.to_dict()
-            recs = _commit(store, step, texts, comps, results, scored, db, sims, cfg, stats,
-                           decision=(ctl.history[-1] if ctl is not None and ctl.history
-                                     and ctl.history[-1]["step"] == step else None))
-            _prune_adapters(out, step)
-            _after(task, out, store, cfg, recs, db, on_sim)
-        return write_outputs(task, out, store, cfg)
+            run_baseline(task, env.sources, out, cfg)
+        loop.run()
+        return write_outputs(task, out, loop.store, cfg)
     finally:
-        store.close()
-
-
-def _open_policy(policy, spec, out: Path, store: RunStore, cfg: CoverConfig, log):
-    """The policy (built from spec unless given), its latest adapter and KL controller restored."""
-    from training.kl_control import KLController
-    if policy is None:
-        from rtl_agent.policy import make_policy
-        log(f"loading policy {spec} ...")
-        policy = make_policy(spec)
-    ctl = KLController()
-    steps = store.steps()
-    for s in reversed(steps):
-        if s["stats"].get("controller"):
-            ctl = KLController.from_dict(s["stats"]["controller"])
-            break
-    for s in reversed(steps):
-        ad = s["stats"].get("adapter")
-        if ad and cfg.train and getattr(policy, "trainable", False):
-            policy.load_adapter(out / ad)
-            log(f"restored adapter {ad}")
-            break
-    return policy, ctl
-
-
-def _prune_adapters(out: Path, step: int):
-    """Keep the adapter of the last committed step and the one before (disk stays small)."""
-    d = out / "adapters"
-    if not d.is_dir():
-        return
-    for p in d.iterdir():
-        m = re.fullmatch(r"step(\d+)", p.name)
-        if m and int(m.group(1)) < step - 1:
-            shutil.rmtree(p, ignore_errors=True)
-
-
-def _commit(store, step, texts, comps, results, scored, db, sims, cfg, stats, decision=None):
-    """Accept greedily by gain, update `db`/`sims`, write the step in one transaction."""
-    order = sorted(range(len(results)), key=lambda i: -scored[i][1])
-    accepted = set()
-    trial = cov.CoverageDB(db.sources)
-    trial.add(db.points.values())
-    for i in order:
-        r = results[i]
-        if r is not None and r.ok and _covered(r.points) - _covered(trial.points.values()):
-            accepted.add(i)
-        if r is not None and r.ok:
-            trial.add(r.points)
-    rows, recs = [], []
-    base = len(sims)
-    for i, r in enumerate(results):
-        status = "extract" if r is None else r.status
-        comp = comps[i]
-        rep = {"sim": base + i, "step": step, "accepted": i in accepted, "gain": scored[i][1],
-               "completion": getattr(comp, "text", None),
-               "tokens": len(getattr(comp, "token_ids", []) or []),
-               "diagnostics": [] if r is None else [str(d) for d in r.diagnostics[:6]],
-               "build_s": 0.0 if r is None else round(r.build_s, 2), "run_s": 0.0 if r is None else round(r.run_s, 3),
-               "stopped_by": None if r is None else r.data.get("stopped_by"),
-               "cov": [[p.key, p.count] for p in r.points] if r is not None and r.ok else None}
-        rows.append({"grp": 0, "text": texts[i], "reward": float(scored[i][0]), "status": status,
-                     "failed_stage": None if status == "pass" else ("extract" if r is None else "coverage"),
-                     "report": rep})
-        recs.append({**rows[-1], **rep})
-    store.write_step(step, eps=(stats.get("controller") or {}).get("eps"), stats=stats, candidates=rows,
-                     decision=decision)
-    for r in results:
-        if r is not None and r.ok:
-            db.add(r.points)
-    sims.extend(recs)
-    return recs
-
-
-def _after(task, out, store, cfg, recs, db, on_sim):
-    write_outputs(task, out, store, cfg)
-    if on_sim:
-        for r in recs if isinstance(recs, list) else [recs]:
-            on_sim(r, db)
+        loop.close()
 
 
 # ---- baseline ------------------------------------------------------------------------------
@@ -461,9 +414,7 @@ def run_baseline(task, sources, out: Path, cfg: CoverConfig) -> dict:
         curve.append({k: (list(v) if v else None) for k, v in _pcts(db).items()})
     data = {"budget": cfg.budget, "status": [r.status for r in res], "curve": curve,
             "final": {t: list(v) for t, v in db.summary().items()}, "percent": round(db.percent(), 2)}
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
-    tmp.replace(path)
+    atomic_write(path, json.dumps(data, indent=1))
     return data
 
 
@@ -518,9 +469,7 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
             base = None
     _plot(out / "coverage.png", rows, base, cfg, task.name)
     summary = _summary(task, sims, db, cfg, base, store)
-    tmp = out / "summary.json.tmp"
-    tmp.write_text(json.dumps(summary, indent=1, default=str))
-    tmp.replace(out / "summary.json")
+    atomic_write(out / "summary.json", json.dumps(summary, indent=1, default=str))
     return summary
 
 

@@ -28,7 +28,7 @@ costs one simulation of the budget, compiled or not.
 Run folder (--out, default runs/cover/<task>): suite/*.sv (the accepted stimuli: each added
 coverage), coverage.html, coverage.info (lcov), coverage.txt (annotated source), coverage.csv
 (coverage vs simulations), coverage.png, summary.json (target status, uncovered points and why),
-run.db (every step). Kill it and re-run with --resume: it continues after the last finished step.
+run.sqlite (every step). Kill it and re-run with --resume: it continues after the last finished step.
 """
 
 EPILOG = """examples:
@@ -52,7 +52,7 @@ def register(sub):
     p.add_argument("--no-train", action="store_true", help="sample only; no LoRA update between steps")
     p.add_argument("--out", default=None, help="run folder (default runs/cover/<task>)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out after its last finished step")
-    p.add_argument("--seed", type=int, default=0, help="sampling seed (each step uses seed*100003+step)")
+    p.add_argument("--seed", type=int, default=0, help="run seed: sampling seeds derive from (seed, step, group) (default 0)")
     p.add_argument("--max-tokens", type=int, default=256, help="tokens per stimulus sample (default 256)")
     p.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
     p.add_argument("--lr", type=float, default=1e-4, help="LoRA learning rate (default 1e-4)")

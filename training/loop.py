@@ -1,0 +1,335 @@
+"""The one test-time RL loop: sample -> score -> entropic LoRA step -> KL controller -> checkpoint.
+
+A job is an Environment (a prompt plus a verifier, as in TTT-Discover): it says what to prompt,
+how to read a completion and what a candidate is worth. The loop owns everything else: sampling
+seeds, the LoRA step, the KL controller, the run store and resume. `rtl_agent.optimize` and
+`rtl_agent.cover` are two environments of it. No EDA code here.
+
+Run folder:
+  run.sqlite         one SQLite transaction per step (training.store): the commit point
+  adapters/step_NNN/ the LoRA adapter after step NNN (+ optimizer.pt for the latest
+                     `keep_optimizer` steps), written to a temp folder and renamed before the commit
+  events.jsonl       progress events (phase, decision, step)
+Step 0 holds the environment's starting rows (a reference, a random stimulus); nothing is sampled.
+A run killed anywhere resumes from its last committed step and redoes the next one exactly:
+sampling seeds come from (seed, step, group); the RNG states, the controller, the environment's
+state, the adapter and the optimizer come from the checkpoint; a resume with other settings is
+refused.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from training.entropic import group_advantages
+from training.kl_control import KLConfig, KLController
+from training.store import RunStore
+
+STORE = "run.sqlite"
+# Loop settings that decide what the next step computes: a resume must not change them.
+RESUME_KEYS = ("seed", "train", "max_tokens", "temperature", "top_p", "stop", "lr", "eps0", "fixed_kl", "form")
+
+
+class RunFolderError(ValueError):
+    """The run folder cannot be used as asked (already holds a run, or other settings)."""
+
+
+@dataclass
+class LoopConfig:
+    seed: int = 0
+    train: bool = True
+    max_tokens: int = 256
+    temperature: float = 0.8
+    top_p: float = 0.95
+    stop: str = ""                 # end each sample at this string ("" = run to max_tokens/EOS)
+    lr: float = 1e-4
+    eps0: float = math.log(2)      # starting KL budget per group
+    fixed_kl: bool = False
+    form: str = "weights"
+    keep_optimizer: int = 1        # optimizer states kept (latest steps); adapters are all kept
+
+
+@dataclass
+class Group:
+    """One prompt of a step and how many samples to draw from it."""
+    prompt: list                   # chat messages
+    n: int
+    parent: object = None          # what the prompt is about, for the environment (a pool id)
+
+
+class Environment:
+    """What a job supplies. `emit(kind, **data)` is set by the loop (progress events)."""
+    emit = staticmethod(lambda kind, **data: None)
+
+    def settings(self) -> dict:
+        """Environment settings that must match on resume (JSON values)."""
+        return {}
+
+    def open(self):
+        """Called once the run folder is checked and open, before start() or restore()."""
+
+    def start(self) -> list:
+        """Called once on a fresh run: rows of step 0 (store.CAND_COLS dicts)."""
+        return []
+
+    def state(self) -> dict:
+        """JSON state checkpointed with every step."""
+        return {}
+
+    def restore(self, state: dict, store: RunStore):
+        """Back to the state committed in `state` (the store holds every committed row)."""
+
+    def pool(self) -> dict | None:
+        """A snapshot stored beside the step (training.puct.Pool.to_dict), or None."""
+        return None
+
+    def done(self, step: int) -> bool:
+        """True when step `step` should not run."""
+        raise NotImplementedError
+
+    def groups(self, step: int) -> list:
+        raise NotImplementedError
+
+    def extract(self, text: str, group: Group):
+        """The candidate in a completion, or None when there is none."""
+        raise NotImplementedError
+
+    def score(self, step: int, groups: list, completions: list, candidates: list) -> list:
+        """Rows per group (one per completion, each with "reward"), in sampling order."""
+        raise NotImplementedError
+
+    def metrics(self, rows: list) -> dict:
+        return {}
+
+    def committed(self, step: int, rows: list, store: RunStore):
+        """After each commit (step 0 included): write the job's outputs from the store."""
+
+
+def step_seed(seed: int, step: int, j: int) -> int:
+    """Sampling seed of group j in step `step`: independent of how the run was interrupted."""
+    h = hashlib.sha256(f"{seed}:{step}:{j}".encode()).digest()
+    return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
+
+
+def rng_state() -> dict:
+    import numpy as np
+    import torch
+    v, internal, g = random.getstate()
+    ns = np.random.get_state()
+    return {"python": [v, list(internal), g],
+            "numpy": [ns[0], ns[1].tolist(), int(ns[2]), int(ns[3]), float(ns[4])],
+            "torch": base64.b64encode(torch.get_rng_state().numpy().tobytes()).decode()}
+
+
+def set_rng_state(d: dict):
+    import numpy as np
+    import torch
+    v, internal, g = d["python"]
+    random.setstate((v, tuple(internal), g))
+    n = d["numpy"]
+    np.random.set_state((n[0], np.array(n[1], dtype=np.uint32), n[2], n[3], n[4]))
+    torch.set_rng_state(torch.frombuffer(bytearray(base64.b64decode(d["torch"])), dtype=torch.uint8).clone())
+
+
+def seed_all(seed: int):
+    import numpy as np
+    import torch
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+def _norm(v):
+    return json.loads(json.dumps(v))
+
+
+class Loop:
+    """One run of `env` in `out`. `make_policy()` -> (sampler, trainer or None) is called only when
+    the first sampling step runs, so a job that is done at step 0 never loads a model."""
+
+    def __init__(self, env: Environment, cfg: LoopConfig, out, make_policy, resume: bool = False,
+                 on_event=None):
+        self.env, self.cfg, self.dir = env, cfg, Path(out)
+        self.make_policy, self.resume = make_policy, resume
+        self.on_event = on_event or (lambda kind, data: None)
+        env.emit = self.event
+        self.sampler = self.trainer = None
+        self.store = None
+        self.step = None
+        self.ctl = None
+
+    def event(self, kind, **data):
+        line = json.dumps({"time": round(time.time(), 3), "kind": kind, **data}, default=str)
+        with open(self.dir / "events.jsonl", "a") as f:
+            f.write(line + "\n")
+        self.on_event(kind, data)
+
+    def settings(self) -> dict:
+        return {**{k: _norm(getattr(self.cfg, k)) for k in RESUME_KEYS}, **_norm(self.env.settings())}
+
+    def open(self):
+        """Open or resume the run folder; commit step 0 on a fresh run."""
+        db = self.dir / STORE
+        if db.exists() and not self.resume:
+            with RunStore(db) as st:
+                if st.last_step() is not None:
+                    raise RunFolderError(f"run folder {self.dir} already holds a run: pass --resume to continue "
+                                         "it or --out to start a new one")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.store = RunStore(db)
+        mine, stored = self.settings(), self.store.meta("config")
+        if stored is not None:
+            diff = [f"{k} was {stored.get(k)!r}, now {v!r}" for k, v in mine.items() if stored.get(k) != v]
+            if diff:
+                raise RunFolderError("--resume with settings that differ from the run's: " + ", ".join(diff))
+        else:
+            self.store.set_meta("config", mine)
+        self.env.open()
+        last = self.store.last_step()
+        seed_all(self.cfg.seed)
+        if last is None:
+            self.ctl = KLController(KLConfig(eps0=self.cfg.eps0, fixed=self.cfg.fixed_kl))
+            self.step = 0
+            rows = self.env.start()
+            self._commit(0, rows, self._metrics([], self.ctl.eps), None, None, None)
+        else:
+            self.store.truncate_after(last)
+            st = self.store.steps()[-1]["stats"]["state"]
+            self.ctl = KLController.from_dict(st["controller"])
+            self.env.restore(st["env"], self.store)
+            self.step = last
+            set_rng_state(st["rng"])
+            self.event("phase", step=last, phase=f"resumed after step {last}")
+            self.env.committed(last, [], self.store)
+
+    def _ensure_policy(self):
+        if self.sampler is not None:
+            return
+        self.event("phase", step=self.step, phase="loading model")
+        seed_all(self.cfg.seed)       # the LoRA's random init happens at construction: seed it
+        self.sampler, trainer = self.make_policy()
+        self.trainer = trainer if self.cfg.train else None
+        st = self.store.steps()[-1]["stats"]["state"]
+        if self.trainer is not None and st.get("adapter"):
+            ad = self.dir / st["adapter"]
+            self.trainer.load_adapter(ad)
+            opt = ad / "optimizer.pt"
+            if not opt.is_file():
+                raise RuntimeError(f"cannot resume training: {opt} is missing")
+            import torch
+            self.trainer.optimizer.load_state_dict(torch.load(opt, weights_only=True))
+            if hasattr(self.trainer, "sync"):
+                self.trainer.sync()
+        set_rng_state(st["rng"])      # building the model used the RNG: continue from the commit
+
+    def run(self, steps: int | None = None) -> int:
+        """Steps until the environment is done (or `steps` are committed); returns the last step."""
+        if self.store is None:
+            self.open()
+        while (steps is None or self.step < steps) and not self.env.done(self.step + 1):
+            self.do_step(self.step + 1)
+        return self.step
+
+    def do_step(self, k: int):
+        cfg = self.cfg
+        t0 = time.time()
+        self._ensure_policy()
+        groups = self.env.groups(k)
+        self.event("phase", step=k, phase="sampling", parents=[g.parent for g in groups])
+        comps = []
+        for j, g in enumerate(groups):
+            comps.append(self.sampler.sample([g.prompt], n=g.n, temperature=cfg.temperature, top_p=cfg.top_p,
+                                             max_tokens=cfg.max_tokens, stop=[cfg.stop] if cfg.stop else None,
+                                             seed=step_seed(cfg.seed, k, j))[0])
+            self.event("phase", step=k, phase=f"sampled {j + 1}/{len(groups)}")
+        t_sample = time.time() - t0
+        cands = [[self.env.extract(self.text(c), g) for c in cs] for g, cs in zip(groups, comps)]
+        t1 = time.time()
+        rows = self.env.score(k, groups, comps, cands)
+        t_eval = time.time() - t1
+        rl_groups = [(cs[0].prompt_token_ids if cs else [], [c.token_ids for c in cs], [r["reward"] for r in rs])
+                     for cs, rs in zip(comps, rows)]
+        for j, (cs, rs) in enumerate(zip(comps, rows)):
+            for c, r in zip(cs, rs):
+                r.setdefault("report", {}).update({"completion": c.text, "tokens": len(c.token_ids),
+                                                   "finish": c.finish_reason, "seed": step_seed(cfg.seed, k, j)})
+        eps, t2 = self.ctl.eps, time.time()
+        train_stats, adapter = None, None
+        if self.trainer is not None:
+            from training.lora_update import rl_step
+            self.event("phase", step=k, phase="training")
+            train_stats = rl_step(self.trainer, rl_groups, eps, controller=self.ctl, lr=cfg.lr, form=cfg.form,
+                                  step=k)
+            decision = train_stats.pop("decision")
+            gstats = train_stats["groups"]
+            adapter = self._save_adapter(k)
+        else:
+            gstats = [group_advantages(g[2], eps, form=cfg.form)[1] for g in rl_groups]
+            decision = self.ctl.observe(k, None, gstats)
+        t_train = time.time() - t2
+        self.event("decision", step=k, **{x: decision[x] for x in ("eps_old", "eps_new", "cause")})
+        flat = [r for rs in rows for r in rs]
+        m = self._metrics(flat, eps, gstats, train_stats)
+        m["seconds"] = {"sample": round(t_sample, 2), "eval": round(t_eval, 2), "train": round(t_train, 2),
+                        "total": round(time.time() - t0, 2)}
+        self._commit(k, flat, m, train_stats, decision, adapter)
+        self._prune_optimizers(k)
+        self.event("step", step=k, **m)
+
+    def text(self, c) -> str:
+        """The completion with the stop string put back (backends cut it off; the tokens keep it)."""
+        stop = self.cfg.stop
+        return c.text + "\n" + stop if stop and c.finish_reason == "stop" else c.text
+
+    def _metrics(self, rows, eps, gstats=(), train_stats=None) -> dict:
+        valid = [r for r in rows if r.get("failed_stage") is None]
+        betas = [g["beta"] for g in gstats if not g.get("saturated")]
+        ess = [g["ess_frac"] for g in gstats]
+        rewards = [r["reward"] for r in rows]
+        return {"n": len(rows), "valid": len(valid), "valid_rate": len(valid) / len(rows) if rows else None,
+                "reward_mean": sum(rewards) / len(rewards) if rewards else None,
+                "reward_max": max(rewards, default=None), "rewards": rewards,
+                "eps": eps, "beta": sum(betas) / len(betas) if betas else None,
+                "ess_frac": sum(ess) / len(ess) if ess else None,
+                "ref_kl": train_stats and train_stats.get("ref_kl"), **self.env.metrics(rows)}
+
+    def _save_adapter(self, k: int) -> str:
+        import torch
+        rel = f"adapters/step_{k:03d}"
+        final, tmp = self.dir / rel, self.dir / f"adapters/.step_{k:03d}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        self.trainer.save_adapter(tmp)
+        torch.save(self.trainer.optimizer.state_dict(), tmp / "optimizer.pt")
+        shutil.rmtree(final, ignore_errors=True)      # a half-done earlier attempt at this step
+        os.replace(tmp, final)
+        if hasattr(self.trainer, "sync"):             # vLLM: serve the updated adapter from the next step on
+            self.trainer.sync()
+        return rel
+
+    def _prune_optimizers(self, k: int):
+        for d in sorted((self.dir / "adapters").glob("step_*")):
+            if int(d.name.split("_")[1]) <= k - max(1, self.cfg.keep_optimizer):
+                (d / "optimizer.pt").unlink(missing_ok=True)
+
+    def _commit(self, k, rows, metrics, train_stats, decision, adapter):
+        state = {"controller": self.ctl.to_dict(), "env": self.env.state(), "rng": rng_state(), "adapter": adapter}
+        self.store.write_step(k, eps=metrics.get("eps"), stats={"metrics": metrics, "train": train_stats,
+                                                               "state": state},
+                              candidates=rows, pool=self.env.pool(), decision=decision)
+        self.step = k
+        self.env.committed(k, rows, self.store)
+
+    def close(self):
+        for p in {id(x): x for x in (self.sampler, self.trainer) if x is not None}.values():
+            if callable(getattr(p, "close", None)):
+                p.close()
+        if self.store:
+            self.store.close()
