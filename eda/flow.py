@@ -13,9 +13,10 @@ from .report import Diagnostic, Report, StageResult
 from .hdl import decode_source, module_names
 from .sandbox import Sandbox, screen
 from .simulate import simulate
-from .sources import as_texts
+from .sources import HDL_SUFFIXES, as_texts
 from .sta import timing_power
 from .synth import synthesize
+from .verdict import get_rule, rule_key
 
 # what `stages=` (and `rtl-agent eval --stages`) accepts: every stage but those run as part of another
 FRONT = tuple(s for s in stages_.FRONT if s not in stages_.RUN_WITH)
@@ -28,15 +29,18 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
              period: float = 10.0, stages=ALL_STAGES, simulators=("icarus", "verilator"),
              sim_fallback_on_fail: bool = False,
              use_cache: bool = True, cache: Cache | None = None, limits: dict | None = None,
-             equiv_opts: dict | None = None) -> Report:
-    """Score one candidate. `sources`: dict name->text or paths. `tb`: testbench files (+ data files).
-    `ref`: reference sources for the interface/equivalence stages. Never raises for bad candidates."""
+             equiv_opts: dict | None = None, verdict=None, sim_flags: dict | None = None) -> Report:
+    """Score one candidate. `sources`: dict name->text or paths. `tb`: testbench files (+ data files;
+    a Python test module runs through cocotb). `ref`: reference sources for the interface/equivalence
+    stages. `verdict`: the sim verdict rule (preset name, mapping, eda.verdict.VerdictRule; None: detect
+    from the testbench); `sim_flags`: extra compile flags per simulator. Never raises for bad candidates."""
     t0 = time.monotonic()
     texts = as_texts(sources)
     tb_texts = as_texts(tb)
     ref_texts = as_texts(ref)
     lims = limits or {}
     eq = equiv_opts or {}
+    rule = get_rule(verdict)
     front = [s for s in stages if s in FRONT]
     back = [s for s in stages if s in BACK]
     src_id, ver = text_hash(texts), tools.versions()
@@ -44,7 +48,8 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
     # so sweeping PDKs or clock periods re-simulates nothing.
     k_front = key({"src": src_id, "tb": text_hash(tb_texts), "ref": text_hash(ref_texts), "top": top,
                    "tb_top": tb_top, "clock": clock, "reset": reset, "stages": front, "sims": list(simulators),
-                   "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver})
+                   "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver,
+                   **({"verdict": rule_key(rule)} if rule else {}), **({"sim_flags": sim_flags} if sim_flags else {})})
     k_back = key({"src": src_id, "top": top, "pdk": pdk, "corner": corner, "clock": clock, "period": period,
                   "stages": back, "lib": pdks.lib_hash(pdk, corner) if back else None, "flow": FLOW_VERSION,
                   "tools": ver}) if back else None
@@ -56,7 +61,7 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
         rep.status = hit_front["status"]
     else:
         _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, front, simulators, lims, eq,
-               sim_fallback_on_fail)
+               sim_fallback_on_fail, rule, sim_flags)
         if cache and not _timed_out(rep):   # timeouts depend on machine load: retry next time
             cache.put(k_front, {"status": rep.status, "stages": {k: v.to_dict() for k, v in rep.stages.items()}})
     hit_back = None
@@ -105,7 +110,8 @@ def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
     mods = [m for t in decoded.values() for m in module_names(t)]
     if decoded and not reasons and top not in mods:
         reasons.append(f"top module '{top}' not found (modules defined: {', '.join(mods) or 'none'})")
-    tb_mods = {m for t in tb_texts.values() if isinstance(t, str) for m in module_names(t)}
+    tb_mods = {m for n, t in tb_texts.items() if isinstance(t, str) and str(n).endswith(HDL_SUFFIXES)
+               for m in module_names(t)}
     clash = sorted(tb_mods & set(mods))
     if clash:
         reasons.append(f"candidate defines module(s) {', '.join(clash)} that the testbench defines")
@@ -114,7 +120,7 @@ def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
 
 
 def _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, stages, simulators, lims, equiv_opts,
-           sim_fallback_on_fail):
+           sim_fallback_on_fail, rule=None, sim_flags=None):
     def go(st: StageResult) -> bool:
         rep.add(st)
         return rep.ok
@@ -125,7 +131,8 @@ def _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, stages, s
         return
     if "sim" in stages and tb_texts:
         if not go(simulate(texts, tb_texts, tb_top=tb_top, limits=lims.get("sim"), simulators=simulators,
-                           fallback_on_fail=sim_fallback_on_fail)):
+                           fallback_on_fail=sim_fallback_on_fail, verdict_rule=rule, dut_top=top,
+                           sim_flags=sim_flags)):
             return
     if "equiv" in stages and ref_texts:
         from .equiv import check_interface, equivalence   # lazy: heavier, and only with a reference

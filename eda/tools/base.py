@@ -88,6 +88,7 @@ class Tool:
 class Simulator(Tool):
     """A simulator compiles sources with a testbench into something `run` can execute."""
 
-    def build(self, files, top: str | None, wd: Path, limits) -> tuple[list | None, str]:
-        """(command that runs the simulation, or None when it does not compile; compiler output)."""
+    def build(self, files, top: str | None, wd: Path, limits, flags=()) -> tuple[list | None, str]:
+        """(command that runs the simulation, or None when it does not compile; compiler output).
+        `flags`: extra compiler flags (e.g. a benchmark's warning flags)."""
         raise NotImplementedError

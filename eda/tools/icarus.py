@@ -23,8 +23,8 @@ class Icarus(Simulator):
         """vvp command that runs a compiled program (no interactive prompt on $stop)."""
         return [self.path("vvp"), "-n", program]
 
-    def build(self, files, top, wd: Path, limits: Limits):
-        r = run(self.compile_cmd(files, "sim.vvp", top), wd,
+    def build(self, files, top, wd: Path, limits: Limits, flags=()):
+        r = run(self.compile_cmd(files, "sim.vvp", top, extra=tuple(flags)), wd,
                 Limits(wall_s=max(limits.wall_s, 30), cpu_s=60, mem_mb=limits.mem_mb))
         if not r.ok:
             return None, r.out

@@ -60,8 +60,8 @@ class Verilator(Simulator):
         """Run a coverage model; it writes its counts to `dat`."""
         return [binary, f"+verilator+coverage+file+{dat}"] + list(plusargs)
 
-    def build(self, files, top, wd: Path, limits: Limits):
-        r = run(self.binary_cmd(files, top), wd, Limits(wall_s=180, cpu_s=300, mem_mb=max(limits.mem_mb, 4096),
+    def build(self, files, top, wd: Path, limits: Limits, flags=()):
+        r = run(self.binary_cmd(files, top) + list(flags), wd, Limits(wall_s=180, cpu_s=300, mem_mb=max(limits.mem_mb, 4096),
                                                          out_mb=512))
         if not r.ok:
             return None, r.out
