@@ -57,6 +57,7 @@ def test_reward_by_stage_and_ppa():
     assert step_seed(5, 2, 0) == step_seed(5, 2, 0) != step_seed(5, 2, 1)
 
 
+@pytest.mark.slow
 def test_loop_outputs_and_best_never_worse(full_run):
     out, log = full_run
     with RunStore(out / "run.sqlite") as st:
@@ -80,6 +81,7 @@ def test_loop_outputs_and_best_never_worse(full_run):
     assert "best PPA ratio" in log
 
 
+@pytest.mark.slow
 def test_resume_refuses_other_settings(full_run):
     out, _ = full_run
     p = subprocess.run([sys.executable, "-m", "rtl_agent.cli", "optimize", *ARGS[:-1], "--out", str(out),
@@ -90,6 +92,7 @@ def test_resume_refuses_other_settings(full_run):
     assert p.returncode == 2 and "--resume" in p.stderr
 
 
+@pytest.mark.slow
 def test_sigkill_mid_step_then_resume_matches(full_run, tmp_path):
     ref_out, _ = full_run
     out = tmp_path / "killed"

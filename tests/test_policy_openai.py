@@ -64,7 +64,6 @@ def test_bad_server_answers_are_clear(kind, msg):
 
 @pytest.fixture(scope="module")
 def server():
-    pytest.importorskip("vllm")
     from rtl_agent.policy import default_model_dir
     model = default_model_dir()
     port = free_port()
@@ -96,6 +95,7 @@ def server():
 
 
 @pytest.mark.slow
+@pytest.mark.requires(modules=("vllm",), model=True)       # installed by scripts/setup.sh: missing is a failure
 def test_against_real_vllm_server(server):
     pol = make_policy(f"openai:smol@{server}")
     assert pol.models() == ["smol"]
