@@ -87,8 +87,19 @@ CORPUS = [
 ]
 
 
-def test_corpus_is_big_enough():
-    assert len(CORPUS) >= 30
+# every problem extract_verilog reports (rtl_agent/prompts.py), by a substring of its message
+REASON_KINDS = ["empty completion", "no Verilog module found", "defined more than once", "no module named",
+                "is truncated", "lacks port(s)", "unexpected port(s)"]
+
+
+def test_corpus_reaches_every_reason():
+    # each problem is produced by some corpus entry and no entry yields a message outside the list, so
+    # a new or reworded reason in extract_verilog fails here until the corpus tests it
+    seen = [r for text, top, ports, _, _ in CORPUS for r in extract_verilog(text, top, ports).reasons]
+    assert [k for k in REASON_KINDS if not any(k in r for r in seen)] == []
+    assert [r for r in seen if not any(k in r for k in REASON_KINDS)] == []
+    clean = [c for c in CORPUS if not c[4]]
+    assert any(c[2] is None for c in clean) and any(isinstance(c[2], dict) for c in clean)
 
 
 @pytest.mark.parametrize("i", range(len(CORPUS)))
