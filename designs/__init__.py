@@ -2,7 +2,7 @@
 
     from designs import load_task, load_suite
     t = load_task("adder16")              # a project task or RTLLM design, by name or folder
-    suite = load_suite("rtllm")           # or "designs", or a folder of either kind
+    suite = load_suite("rtllm")           # or "designs", "verilog-eval", or a folder of any kind
     t.reference_sources(); t.testbench_sources()
 
 Each kind of task is a `Source` in the registry `SOURCES`: project tasks (`designs.task`,
@@ -16,7 +16,7 @@ from typing import Callable
 
 from eda.config import MissingData
 
-from . import rtllm
+from . import rtllm, verilog_eval
 from .task import Task, TaskError, load_project_named, load_project_suite, load_project_task, project_folders
 
 
@@ -47,8 +47,16 @@ register_source(Source("rtllm", "an RTLLM design", "design_description.txt", "**
                        lambda folder=None, skip_missing=False: rtllm.load_suite(folder)))
 
 
+def _no_folder(folder: Path) -> Task:
+    raise TaskError(f"{folder}: a VerilogEval problem is a file prefix (ProbNNN_name), not a folder")
+
+
+register_source(Source("verilog-eval", "a VerilogEval v2 problem", "", "Prob*_prompt.txt", _no_folder,
+                       verilog_eval.load_named, verilog_eval.load_suite))
+
+
 def _source_of(folder: Path) -> Source | None:
-    return next((s for s in SOURCES.values() if (folder / s.marker).is_file()), None)
+    return next((s for s in SOURCES.values() if s.marker and (folder / s.marker).is_file()), None)
 
 
 def load_task(path_or_name) -> Task:
@@ -60,7 +68,7 @@ def load_task(path_or_name) -> Task:
         if src is None:
             raise TaskError(f"{p}: neither " + " nor ".join(f"{x.what} ({x.marker})" for x in SOURCES.values()))
         return src.load_folder(p)
-    src = next((x for x in SOURCES.values() if x.marker == p.name), None) if p.is_file() else None
+    src = next((x for x in SOURCES.values() if x.marker and x.marker == p.name), None) if p.is_file() else None
     if src is not None:
         return src.load_folder(p.parent)
     name = s.rstrip("/")

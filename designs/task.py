@@ -16,6 +16,7 @@ from eda.config import MissingData, require_shared
 from eda.hdl import find_top, module_names
 from eda.pdk import PDKS
 from eda.ports import Port, PortError, parse_ports_ex
+from eda.verdict import VerdictError, get_rule, is_cocotb_tb
 
 DESIGNS = Path(__file__).resolve().parent
 
@@ -46,6 +47,8 @@ class Task:
     notes: list[str] = field(default_factory=list)
     data_files: list[Path] = field(default_factory=list)   # files the testbench reads ($readmemh)
     golden_prefix: str | None = None          # testbench compares against a renamed copy of the reference
+    verdict: str | dict | None = None         # sim verdict rule (eda.verdict): preset name or regexes; None: detect
+    sim_flags: dict = field(default_factory=dict)   # extra compile flags per simulator ({"icarus": [...]})
 
     @property
     def sequential(self) -> bool:
@@ -83,6 +86,7 @@ class Task:
                 "ports": [p.to_dict() for p in self.ports], "root": str(self.root),
                 "reference": [str(p) for p in self.reference], "testbenches": [str(p) for p in self.testbenches],
                 "data_files": [str(p) for p in self.data_files], "golden_prefix": self.golden_prefix,
+                "verdict": self.verdict, "sim_flags": dict(self.sim_flags),
                 "notes": list(self.notes), "spec": self.spec}
 
 
@@ -114,7 +118,7 @@ def top_of(texts: dict[str, str]) -> str:
 
 _REQUIRED = ("name", "top", "spec", "ports", "reference", "testbench")
 _KNOWN = set(_REQUIRED) | {"clock", "reset", "reset_active_low", "period_ns", "pdk", "category", "tags",
-                           "golden_prefix", "notes", "data_files"}
+                           "golden_prefix", "notes", "data_files", "verdict"}
 
 
 def _resolve(root: Path, rel: str, yml: Path, fld: str) -> Path:
@@ -215,15 +219,23 @@ def load_project_task(folder: Path) -> Task:
             p = next((p for p in ports if p.name == v), None)
             if p is None or p.direction != "input" or p.width != 1:
                 raise TaskError(f"{yml}: field '{k}': {v!r} is not a 1-bit input port")
+    verdict = cfg.get("verdict")
+    try:
+        get_rule(verdict)
+    except VerdictError as e:
+        raise TaskError(f"{yml}: field {e}") from None
     task = Task(name=cfg["name"], top=cfg["top"], spec=spec.read_text(), ports=ports, root=folder,
                 reference=reference, testbenches=tbs, clock=cfg.get("clock"), reset=cfg.get("reset"),
                 reset_active_low=rst_low, period_ns=float(period), pdk=pdk,
                 category=str(cfg.get("category", "")), tags=[str(t) for t in tags], source="project",
                 notes=[str(n) for n in cfg.get("notes") or []], data_files=data,
-                golden_prefix=cfg.get("golden_prefix"))
+                golden_prefix=cfg.get("golden_prefix"), verdict=verdict)
     ref_texts = {p.name: read_source(p) for p in reference}
     task.ref_top = task.top if any(task.top in module_names(t) for t in ref_texts.values()) else top_of(ref_texts)
-    task.tb_top, duts = tb_top_of({p.name: read_source(p) for p in tbs})
+    if is_cocotb_tb({p.name: "" for p in tbs}):
+        task.tb_top, duts = task.top, [(None, task.top, "dut")]    # cocotb: the design is the toplevel
+    else:
+        task.tb_top, duts = tb_top_of({p.name: read_source(p) for p in tbs})
     if task.top not in {d[1] for d in duts}:
         raise TaskError(f"{yml}: field 'top': the testbench does not instantiate '{task.top}' "
                         f"(it instantiates {sorted({d[1] for d in duts}) or 'nothing'})")

@@ -12,7 +12,8 @@ class ReferencePolicy:
 
 
 class FilesPolicy:
-    """Pre-generated candidates laid out as DIR/t1/<design>.v ... DIR/tN/<design>.v (RTLLM's layout)."""
+    """Pre-generated candidates laid out as DIR/t1/<design>.v ... DIR/tN/<design>.v (RTLLM's layout;
+    `.sv` is taken too, e.g. VerilogEval's DIR/tN/ProbNNN_name.sv)."""
     parallel_ok = True
 
     def __init__(self, folder):
@@ -28,7 +29,8 @@ class FilesPolicy:
     def candidates(self, task, n, cache_dir: Path):
         out = []
         for t in self.tries[:n] if n else self.tries:
-            f = t / f"{task.name}.v"
+            f = next((t / f"{task.name}{ext}" for ext in (".sv", ".v") if (t / f"{task.name}{ext}").is_file()),
+                     t / f"{task.name}.v")
             if not f.is_file():
                 out.append((t.name, None, f"missing file {f}"))
                 continue

@@ -30,12 +30,22 @@ def calibrate(task, pdk: str) -> dict:
     """Score the reference with its own testbench; the simulator it passes with is used for candidates
     (some RTLLM testbenches race under Icarus but not Verilator)."""
     rep = evaluate(task.reference_sources(), task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
-                   period=task.period_ns, sim_fallback_on_fail=True)
+                   period=task.period_ns, sim_fallback_on_fail=True, **_sim_opts(task))
     sim = rep.stages.get("sim")
     return {"status": rep.status, "failed_stage": rep.failed_stage, "ppa": rep.ppa, "area_um2": rep.area_um2,
             "delay_ns": rep.delay_ns, "power_w": rep.power_w,
             "simulator": sim.data.get("simulator") if sim else None,
             "cause": "" if rep.ok else "; ".join(str(d) for d in rep.stages[rep.failed_stage].diagnostics[:1])}
+
+
+def _sim_opts(task) -> dict:
+    """The task's verdict rule and compile flags (absent: the flow detects the rule, as before)."""
+    opts = {}
+    if getattr(task, "verdict", None):
+        opts["verdict"] = task.verdict
+    if getattr(task, "sim_flags", None):
+        opts["sim_flags"] = task.sim_flags
+    return opts
 
 
 def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
@@ -49,7 +59,7 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
             continue
         rep = evaluate(src, task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
                        ref=task.reference_sources() if equiv else None, clock=task.clock or "auto",
-                       reset=task.reset, period=task.period_ns, simulators=sims)
+                       reset=task.reset, period=task.period_ns, simulators=sims, **_sim_opts(task))
         fs = rep.failed_stage
         eq = rep.stages["equiv"].status if "equiv" in rep.stages else None
         rows.append({"sample": label, "status": rep.status, "failed_stage": fs,

@@ -4,6 +4,7 @@ import sys
 
 from eda.flow import ALL_STAGES, evaluate
 from eda.pdk import PDKS
+from eda.verdict import get_rule
 from rtl_agent.show import print_report
 
 
@@ -19,7 +20,12 @@ def register(sub):
     p.add_argument("--corner", default=None, help="library corner (nangate45: typ|slow|fast; sky130hd: tt)")
     p.add_argument("--clock", type=float, default=10.0, metavar="NS", help="clock period in ns (default 10)")
     p.add_argument("--clock-port", default="auto", help="clock port name (default: detect; none for combinational)")
-    p.add_argument("--tb", nargs="+", default=None, help="self-checking testbench file(s) and data files it reads")
+    p.add_argument("--tb", nargs="+", default=None, help="self-checking testbench file(s) and data files it reads; "
+                   "a Python test module (test_x.py) runs through cocotb")
+    p.add_argument("--verdict", default=None, metavar="RULE",
+                   help="how the testbench's output decides pass: a preset (rtllm | verilog-eval | cocotb) or JSON "
+                   "{\"pass\": REGEX, \"fail\": [REGEX...], \"mismatches\": REGEX-with-a-count-group (must be 0)} "
+                   "(default: detected from the testbench; the report names it in stages.sim.data.verdict_rule)")
     p.add_argument("--tb-top", default=None, help="testbench top module (default: detect)")
     p.add_argument("--ref", nargs="+", default=None, help="reference RTL: adds interface and equivalence stages")
     p.add_argument("--reset", default=None, help="reset port for sequential equivalence (default: detect)")
@@ -37,7 +43,7 @@ def run(args) -> int:
     clock = None if args.clock_port == "none" else args.clock_port
     rep = evaluate(args.sources, args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top,
                    ref=args.ref, clock=clock, reset=args.reset, period=args.clock, stages=stages,
-                   use_cache=not args.no_cache)
+                   use_cache=not args.no_cache, verdict=get_rule(args.verdict))
     if args.json:
         json.dump(rep.to_dict(), sys.stdout, indent=2)
         print()

@@ -20,9 +20,10 @@ def register(sub):
                        "checked by the design's own testbench (and, with --equiv, proven against the reference), "
                        "then synthesized for PPA. Writes results.csv, summary.md, summary.json and report.html "
                        "into the run folder. Re-running the same command resumes a killed run.")
-    p.add_argument("--suite", default="rtllm", help="rtllm | designs | PATH to a folder of tasks (default rtllm)")
+    p.add_argument("--suite", default="rtllm",
+                   help="rtllm | designs | verilog-eval | PATH to a folder of tasks (default rtllm)")
     p.add_argument("--policy", default="reference",
-                   help="reference | files:DIR (DIR/t1/<design>.v ... DIR/tN/<design>.v) | default | hf:PATH | "
+                   help="reference | files:DIR (DIR/t1/<design>.v|.sv ... DIR/tN/<design>.v|.sv) | default | hf:PATH | "
                         "vllm:PATH | openai:MODEL@URL (default reference)")
     p.add_argument("-n", type=int, default=5, help="samples per design (model policies; files: at most N tries)")
     p.add_argument("-k", default="1,5", help="comma list of k for pass@k (default 1,5)")
