@@ -36,10 +36,11 @@ def simulate(sources, tb, workdir: Path | None = None, tb_top: str | None = None
     lim = limits or Limits(wall_s=30, cpu_s=60, mem_mb=4096)
     t0 = time.monotonic()
     tb_texts = as_texts(tb)
+    sources = _apart(as_texts(sources), tb_texts)
     rule = get_rule(verdict_rule) or detect_rule(tb_texts)
     if rule.kind == "cocotb" or is_cocotb_tb(tb_texts):
         from .cocotb_sim import simulate_cocotb
-        src_texts = as_texts(sources)
+        src_texts = sources
         top = dut_top or tb_top or find_top({n: t for n, t in src_texts.items()})[0]
         with Sandbox(prefix="rtla-cocotb-") as sb:
             return simulate_cocotb(src_texts, tb_texts, top, Path(workdir) if workdir else sb.path, lim,
@@ -48,7 +49,7 @@ def simulate(sources, tb, workdir: Path | None = None, tb_top: str | None = None
     tried, logs = [], []
     with Sandbox(prefix="rtla-sim-") as sb:
         wd = Path(workdir) if workdir else sb.path
-        files = write_all(as_texts(sources), wd) + write_all(tb_texts, wd)
+        files = write_all(sources, wd) + write_all(tb_texts, wd)
         for sim in simulators:
             tool = get_simulator(sim)
             flags = list((sim_flags or {}).get(sim, ()))
@@ -82,3 +83,17 @@ def simulate(sources, tb, workdir: Path | None = None, tb_top: str | None = None
     return StageResult("sim", "fail", time.monotonic() - t0, "+".join(tried), "", diags,
                        {"simulator": None, "tried": tried, "tb_top": top, "compile_error": True,
                         "verdict_rule": rule.name}, log[-4000:])
+
+
+def _apart(sources: dict, tb_texts: dict) -> dict:
+    """Candidate files renamed where a testbench file has the same name (VerilogEval's reference stands
+    as the candidate and is also the testbench's golden model): both must reach the compiler."""
+    taken = {Path(n).name for n in tb_texts}
+    out = {}
+    for n, t in sources.items():
+        name = Path(n).name
+        while name in taken:
+            name = "cand_" + name
+        taken.add(name)
+        out[name] = t
+    return out
