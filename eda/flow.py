@@ -11,7 +11,7 @@ from .cache import FLOW_VERSION, Cache, key, text_hash
 from .lint import lint
 from .report import Diagnostic, Report, StageResult
 from .hdl import decode_source, module_names
-from .sandbox import Sandbox, screen
+from .sandbox import Sandbox, isolation_mode, screen
 from .simulate import simulate
 from .sources import HDL_SUFFIXES, as_texts
 from .sta import timing_power
@@ -43,18 +43,19 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
     rule = get_rule(verdict)
     front = [s for s in stages if s in FRONT]
     back = [s for s in stages if s in BACK]
-    src_id, ver = text_hash(texts), tools.versions()
+    src_id, ver, iso = text_hash(texts), tools.versions(), isolation_mode()
     # Two cache entries: what depends on the testbench/reference, and what depends on the PDK,
     # so sweeping PDKs or clock periods re-simulates nothing.
     k_front = key({"src": src_id, "tb": text_hash(tb_texts), "ref": text_hash(ref_texts), "top": top,
                    "tb_top": tb_top, "clock": clock, "reset": reset, "stages": front, "sims": list(simulators),
                    "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver,
+                   "isolation": iso,    # an unsandboxed result is never served as a sandboxed one
                    **({"verdict": rule_key(rule)} if rule else {}), **({"sim_flags": sim_flags} if sim_flags else {})})
     k_back = key({"src": src_id, "top": top, "pdk": pdk, "corner": corner, "clock": clock, "period": period,
                   "stages": back, "lib": pdks.lib_hash(pdk, corner) if back else None, "flow": FLOW_VERSION,
-                  "tools": ver}) if back else None
+                  "tools": ver, "isolation": iso}) if back else None
     cache = (cache or Cache()) if use_cache else None
-    rep = Report(top=top, pdk=pdk)
+    rep = Report(top=top, pdk=pdk, isolation=iso)
     hit_front = cache.get(k_front) if cache else None
     if hit_front:
         rep.stages = {k: StageResult.from_dict(v) for k, v in hit_front["stages"].items()}

@@ -70,6 +70,7 @@ class Report:
     ppa: float | None = None                          # area_um2 * delay_ns * power_w
     cached: bool = False
     seconds: float = 0.0
+    isolation: str = ""                               # "bwrap" (tools sandboxed) or "off" (eda.sandbox)
 
     def add(self, st: StageResult):
         self.stages[st.name] = st
@@ -91,6 +92,7 @@ class Report:
         return {"status": self.status, "failed_stage": self.failed_stage, "top": self.top, "pdk": self.pdk,
                 "area_um2": self.area_um2, "delay_ns": self.delay_ns, "power_w": self.power_w, "ppa": self.ppa,
                 "ppa_units": "um2*ns*W", "cached": self.cached, "seconds": round(self.seconds, 4),
+                "isolation": self.isolation,
                 "stages": {k: v.to_dict() for k, v in self.stages.items()}}
 
     def to_json(self) -> str:

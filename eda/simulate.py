@@ -2,6 +2,7 @@
 cannot compile the testbench. The verdict comes from a verdict rule (eda.verdict): a preset (rtllm,
 verilog-eval, cocotb) or pass/fail/mismatch regexes; detected from the testbench when not given.
 A Python testbench runs through cocotb (eda.cocotb_sim)."""
+import secrets
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from .report import Diagnostic, StageResult, parse_diagnostics
 from .sandbox import Limits, Sandbox, run
 from .sources import as_texts, write_all
 from .tools import get_simulator
-from .verdict import RTLLM, detect_rule, get_rule, is_cocotb_tb
+from .verdict import RTLLM, detect_rule, get_rule, is_cocotb_tb, seal_testbench, unseal_output
 
 # the RTLLM rule, kept under its old names
 PASS_RE = RTLLM.pass_re
@@ -47,9 +48,11 @@ def simulate(sources, tb, workdir: Path | None = None, tb_top: str | None = None
                                    simulators, rule=rule)
     top = tb_top or find_top(tb_texts)[0]
     tried, logs = [], []
+    nonce = secrets.token_hex(8)             # this run's seal on the testbench's own verdict lines
+    sealed_tb, sealed = seal_testbench(tb_texts, rule, nonce)
     with Sandbox(prefix="rtla-sim-") as sb:
         wd = Path(workdir) if workdir else sb.path
-        files = write_all(sources, wd) + write_all(tb_texts, wd)
+        files = write_all(sources, wd) + write_all(sealed_tb, wd)
         for sim in simulators:
             tool = get_simulator(sim)
             flags = list((sim_flags or {}).get(sim, ()))
@@ -59,9 +62,9 @@ def simulate(sources, tb, workdir: Path | None = None, tb_top: str | None = None
             if built is None:
                 continue  # cannot compile with this simulator: try the next
             r = run(built, wd, lim)
-            out = r.out
+            out = unseal_output(r.out, rule, nonce) if sealed else r.out
             data = {"simulator": sim, "tried": tried, "tb_top": top, "run_s": round(r.seconds, 4),
-                    "verdict_rule": rule.name}
+                    "verdict_rule": rule.name, "sealed_markers": sealed}
             if r.timed_out or r.limit in ("cpu", "wall"):
                 return StageResult("sim", "timeout", time.monotonic() - t0, sim, tool.version(),
                                    [Diagnostic(f"simulation stopped after {lim.wall_s:g} s wall / {lim.cpu_s} s CPU "

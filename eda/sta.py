@@ -43,7 +43,7 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
         clock = netlist_clock(netlist.read_text(errors="replace"))
     (wd / "sta.tcl").write_text(render("sta.tcl", lib=lib, netlist=netlist.name, top=top, clock=clock or "",
                                        period=period))
-    r = run(OPENSTA.script_cmd("sta.tcl"), wd, lim)
+    r = run(OPENSTA.script_cmd("sta.tcl"), wd, lim, ro=[lib])   # Liberty: read-only in the sandbox
     out = r.out
     ver = OPENSTA.version()
     data = {"clock": clock, "period_ns": period}

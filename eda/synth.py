@@ -24,7 +24,7 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
     (wd / "latch_map.v").write_text(render("latch_map.v", **latch))
     (wd / "synth.ys").write_text(render("synth.ys", files=" ".join(f.name for f in files), top=top, lib=lib,
                                         tie_hi=cells["tie_hi"], tie_lo=cells["tie_lo"], buf=cells["buf"]))
-    r = run(YOSYS.script_cmd("synth.ys", log="yosys.log"), wd, lim)
+    r = run(YOSYS.script_cmd("synth.ys", log="yosys.log"), wd, lim, ro=[lib])   # Liberty: read-only in the sandbox
     log = (wd / "yosys.log").read_text(errors="replace") if (wd / "yosys.log").exists() else r.out
     ver = YOSYS.version()
 

@@ -151,3 +151,55 @@ def rule_key(rule: VerdictRule | None):
 
 __all__ = ["COCOTB", "PRESETS", "RTLLM", "VERILOG_EVAL", "VerdictError", "VerdictRule", "detect_rule", "get_rule",
            "is_cocotb_tb", "rule_key"]
+
+
+# ---- sealed markers: a pass line the design under test prints itself does not count ----------------
+#
+# The design runs in the testbench's process and may print anything, e.g. `$display("%s", 144'h596f...)`
+# spells "Your Design Passed" from a number (no string literal for the screen to refuse) and `$finish`
+# before the testbench reports. So before each run the testbench's own literals that match the rule's
+# pass or mismatch-count regex get a per-run random tag (`seal_testbench`); after the run only the text
+# after that tag counts for those regexes (`unseal_output`). The tag lives only in the work dir's
+# testbench and its compiled form, which a screened design (no file access, no $c, no DPI) cannot read.
+
+SEAL = "[rtla:{}] "
+
+
+def _marker_res(rule: VerdictRule) -> list:
+    return [re.compile(rx, rule.flags) for rx in (rule.pass_re, rule.mismatch_re) if rx]
+
+
+def seal_testbench(tb_texts: dict, rule: VerdictRule, nonce: str) -> tuple[dict, int]:
+    """(testbench texts with the tag in every literal that prints a pass marker or a mismatch count,
+    how many literals were tagged)."""
+    from .hdl import STRING_RE
+    res, tag, count = _marker_res(rule), SEAL.format(nonce), 0
+    if not res:
+        return dict(tb_texts), 0
+
+    def sub(m):
+        nonlocal count
+        lit = m.group(0)
+        body = re.sub(r"%-?0?\d*[dDhHxXbBoO]", "0", lit[1:-1])   # a format's counts read as 0
+        if any(rx.search(body) for rx in res):
+            count += 1
+            return '"' + tag + lit[1:]
+        return lit
+    out = {}
+    for name, t in tb_texts.items():
+        out[name] = STRING_RE.sub(sub, t) if isinstance(t, str) and str(name).endswith(HDL_SUFFIXES) else t
+    return out, count
+
+
+def unseal_output(output: str, rule: VerdictRule, nonce: str) -> str:
+    """The run's output as the rule should judge it: on a line with this run's tag only what follows the
+    tag; a line without it that matches the pass or mismatch-count regex is replaced by a note."""
+    res, tag, lines = _marker_res(rule), SEAL.format(nonce), []
+    for ln in output.splitlines():
+        if tag in ln:
+            lines.append(ln.rsplit(tag, 1)[1])
+        elif any(rx.search(ln) for rx in res):
+            lines.append("[rtl-agent: a verdict line without the testbench's seal was ignored]")
+        else:
+            lines.append(ln)
+    return "\n".join(lines) + ("\n" if output.endswith("\n") else "")
