@@ -26,6 +26,9 @@ EPILOG = """examples:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="rtl-agent", description="Hardware-design agent that learns from EDA feedback.",
                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--no-isolation", action="store_true",
+                    help="run EDA tools without the bubblewrap sandbox (unsafe; also RTL_AGENT_ISOLATION=off); "
+                         "accepted anywhere on the command line, and every report says isolation=off")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -40,12 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `rtl-agent ... | head` ends quietly
+    from eda.sandbox import check_isolation, set_isolation
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--no-isolation" in argv:            # a global flag, wherever it is written
+        argv = [a for a in argv if a != "--no-isolation"]
+        set_isolation("off")
     ap = build_parser()
     args = ap.parse_args(argv)
     if not getattr(args, "func", None):
         ap.print_help()
         return 2
     try:
+        if args.command != "pdk":
+            check_isolation()               # no bwrap / no namespaces: say so before any work
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("interrupted; the run folder keeps what finished (re-run with the same command to resume)", file=sys.stderr)

@@ -495,6 +495,7 @@ def _summary(task, sims, db, cfg, base, store) -> dict:
     for s in sims:
         counts[s["status"]] = counts.get(s["status"], 0) + 1
     return {"task": task.name, "top": task.top, "date": datetime.date.today().isoformat(),
+            "isolation": cov.sandbox.isolation_mode(),   # bwrap, or off (--no-isolation)
             "target": cfg.target, "met": met(db, cfg.target), "coverage": status,
             "all_types": {t: list(v) for t, v in db.summary().items()},
             "total_pct": round(db.percent(), 2) if db.points else 0.0,

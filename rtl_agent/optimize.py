@@ -36,6 +36,7 @@ from pathlib import Path
 from designs import load_task
 from eda.flow import evaluate
 from eda.fsutil import atomic_write
+from eda.sandbox import isolation_mode
 from eda.stages import STAGES
 from training.loop import Environment, Group, Loop, LoopConfig, step_seed
 from training.puct import Pool, normalise
@@ -289,7 +290,7 @@ class Optimizer:
         best = self.env.best
         return {"dir": str(self.dir), "steps": self.step, "best_ratio": self.ref_ppa / best["ppa"],
                 "best_ppa": best["ppa"], "ref_ppa": self.ref_ppa, "best_source": best["source"],
-                "best_step": best["step"], "pool_size": len(self.env.pool_)}
+                "best_step": best["step"], "pool_size": len(self.env.pool_), "isolation": isolation_mode()}
 
     def close(self):
         self.loop.close()
@@ -306,7 +307,8 @@ def write_outputs(out: Path, store: RunStore):
         return
     best = steps[-1]["stats"]["state"]["env"]["best"]
     atomic_write(out / "best.v", best["code"])
-    atomic_write(out / "best.json", json.dumps({k: v for k, v in best.items() if k != "code"}, indent=2))
+    atomic_write(out / "best.json", json.dumps({**{k: v for k, v in best.items() if k != "code"},
+                                                "isolation": isolation_mode()}, indent=2))   # bwrap | off
     cands = store.candidates()
     buf = io.StringIO()
     w = csv.writer(buf)

@@ -12,6 +12,7 @@ from pathlib import Path
 from eda.flow import evaluate
 from eda.fsutil import atomic_write
 from eda.report import is_pass
+from eda.sandbox import isolation_mode
 from eda.stages import STAGES
 
 FAIL_ORDER = ("extract",) + STAGES    # fail_<stage> columns; extract: no Verilog in the policy's answer
@@ -68,7 +69,7 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
                      "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_pass(eq))),
                      "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq})
     return {"design": task.name, "category": task.category, "reference": ref, "samples": rows,
-            "notes": list(task.notes)}
+            "notes": list(task.notes), "isolation": isolation_mode()}
 
 
 def summarize_design(d: dict, ks) -> dict:
@@ -84,7 +85,8 @@ def summarize_design(d: dict, ks) -> dict:
         out[f"pass@{k}"] = pass_at_k(n, func, k)
     out.update({"best_ppa": best, "ref_ppa": ref["ppa"],
                 "ppa_ratio": best / ref["ppa"] if best and ref["ppa"] else None,
-                "ref_status": ref["status"], "simulator": ref["simulator"] or ""})
+                "ref_status": ref["status"], "simulator": ref["simulator"] or "",
+                "isolation": d.get("isolation", "")})   # bwrap, or off (--no-isolation)
     for st in FAIL_ORDER:
         out[f"fail_{st}"] = sum(1 for r in rows if r.get("failed_stage") == st)
     out["notes"] = " ".join(d.get("notes", []))[:300]
