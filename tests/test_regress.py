@@ -60,6 +60,7 @@ def test_files_policy_counts(tmp_path):
     assert (out / "report.html").read_text().count("data:image/png;base64") == 2
 
 
+@pytest.mark.slow      # a cold-cache regression of 7 designs through every stage, killed and resumed
 def test_killed_regression_resumes(tmp_path):
     out = tmp_path / "run"
     args = [sys.executable, "-m", "rtl_agent.cli", "regress", "--suite", "designs", "--policy", "reference",
