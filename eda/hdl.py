@@ -173,3 +173,8 @@ def detect_clock_reset(ports, text: str | None = None) -> tuple[str | None, str 
         if lo or hi:
             low = bool(lo) and (not hi or lo.start() < hi.start())
     return clock, reset, low
+
+
+def normalise(text: str) -> str:
+    """A design's identity for duplicate detection: comments removed, whitespace collapsed."""
+    return re.sub(r"\s+", " ", strip_comments(text)).strip()

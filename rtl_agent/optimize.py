@@ -36,10 +36,11 @@ from pathlib import Path
 from designs import load_task
 from eda.flow import evaluate
 from eda.fsutil import atomic_write
+from eda.hdl import normalise
 from eda.sandbox import isolation_mode
 from eda.stages import STAGES
 from training.loop import Environment, Group, Loop, LoopConfig, step_seed
-from training.puct import Pool, normalise
+from training.puct import Pool
 from training.store import RunStore
 
 PENALTIES = {"extract": -1.0, "screen": -0.8, "lint": -0.8, "sim": -0.6, "interface": -0.5,
@@ -172,10 +173,11 @@ class OptimizeEnv(Environment):
         cfg, ref_code, slim = self.cfg, _join(self.ref_src), _slim(self.ref_report)
         if cfg.from_spec:
             root = {"code": None, "report": None, "step": 0}
-            self.pool_ = Pool(root, "", None, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool)
+            self.pool_ = Pool(root, "", None, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool, normaliser=normalise)
         else:
             root = {"code": ref_code, "report": slim, "step": 0, "ppa": self.ref_ppa}
-            self.pool_ = Pool(root, ref_code, 0.0, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool)
+            self.pool_ = Pool(root, ref_code, 0.0, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool,
+                              normaliser=normalise)
         self.best = {"source": "reference", "step": 0, "idx": None, "code": ref_code, "ppa": self.ref_ppa,
                      "ratio": 1.0, "report": slim}
         r = self.ref_report

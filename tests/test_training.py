@@ -9,7 +9,8 @@ import pytest
 from conftest import require_module
 from training.entropic import advantages, ess, find_beta, group_advantages, kl_uniform, weights
 from training.kl_control import KLConfig, KLController, summarise
-from training.puct import Pool, normalise
+from eda.hdl import normalise
+from training.puct import Pool
 
 torch = require_module("torch")      # installed by scripts/setup.sh: missing is a failure, not a skip
 
@@ -152,7 +153,7 @@ def test_controller_fixed_and_observe_and_roundtrip():
 
 # ---------------------------------------------------------------- PUCT pool
 def _pool():
-    p = Pool(root_payload={"code": ""}, c=1.0, seed=0)
+    p = Pool(root_payload={"code": ""}, c=1.0, seed=0, normaliser=normalise)   # the Verilog-aware key
     a = p.add("module a; endmodule", 1.0, p.root)
     b = p.add("module b; endmodule", 3.0, p.root)
     d = p.add("module d; endmodule", 2.0, a)
@@ -214,7 +215,7 @@ def test_puct_roundtrip(tmp_path):
     p.select(2)
     path = tmp_path / "pool.json"
     p.save(path)
-    q = Pool.load(path)
+    q = Pool.load(path, normalise)
     assert q.to_dict() == p.to_dict()
     assert q.select(3) == p.select(3)                         # RNG state travelled too
     assert q.add("module a;\nendmodule", 9.0, b) == a and p.add("module a; endmodule", 9.0, b) == a

@@ -31,12 +31,12 @@ import random
 import re
 from dataclasses import asdict, dataclass, field
 
-from eda.hdl import strip_comments   # string-literal aware; pure text, no tools
 
 
 def normalise(text: str) -> str:
-    """Default key: // and /* */ comments removed, whitespace collapsed."""
-    return re.sub(r"\s+", " ", strip_comments(text)).strip()
+    """Default key: whitespace collapsed. Jobs pass a language-aware one (rtl_agent.optimize uses
+    eda.hdl.normalise, which also drops Verilog comments); training/ knows no HDL."""
+    return re.sub(r"\s+", " ", text).strip()
 
 
 @dataclass
