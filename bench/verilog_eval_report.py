@@ -51,7 +51,7 @@ def main():
            "- data: ../shared/benchmarks/verilog-eval-v2 (NVlabs/verilog-eval c498220, MIT), read in place",
            f"- command: `{a.command}`", "",
            "Upstream pass rule: compile with `iverilog -Wall -Winfloop -Wno-timescale -g2012 -s tb`, run with a 30 s "
-           "limit, pass only when `Mismatches: 0 in N samples`, no error, no TIMEOUT (verdict preset `verilog-eval`). "
+           "limit, pass only when `Mismatches: 0 in N samples`, no error and no 30 s timeout (verdict preset `verilog-eval`; the testbench's own `TIMEOUT` line is its cycle guard, not a verdict). "
            "The reference (RefModule renamed TopModule) stands as the candidate; a reference that fails under "
            "Icarus 11 is retried on Verilator 5.48 (the regression's calibration fallback).", "",
            f"- references passing their own testbench: **{len(passed)}/{n}** "

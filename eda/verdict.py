@@ -77,10 +77,12 @@ RTLLM = VerdictRule("rtllm", pass_re=r"your\s+design\s+passed", fail_res=(
     r"^\s*error\b",
     r"\d+\s+errors?\b(?<!\b0 errors)",
 ))
-# VerilogEval v2 (NVlabs/verilog-eval): `Mismatches: N in M samples`, pass when N is 0 and the run
-# neither timed out (the testbench prints TIMEOUT) nor errored.
+# VerilogEval v2 (NVlabs/verilog-eval): `Mismatches: N in M samples`, pass when N is 0 and the run neither
+# errored nor hit the 30 s limit (the sim stage's timeout). The testbench's own `TIMEOUT` line is its
+# cycle guard, not a verdict: Prob082_lfsr32's reference prints it with 0 mismatches in 200000 samples
+# and passes upstream (153/156 references pass with Icarus 11, shared/README.md); it stays a diagnostic.
 VERILOG_EVAL = VerdictRule("verilog-eval", mismatch_re=r"Mismatches:\s*(\d+)\s+in\s+(\d+)\s+samples",
-                           fail_res=(r"^\s*TIMEOUT\b", r"^\s*(ERROR|FATAL)\b.*$", r"^\s*%(Error|Fatal)\b.*$"),
+                           fail_res=(r"^\s*(ERROR|FATAL)\b.*$", r"^\s*%(Error|Fatal)\b.*$"),
                            diag_re=r"mismatch|TIMEOUT|error")
 COCOTB = VerdictRule("cocotb", kind="cocotb")
 PRESETS = {r.name: r for r in (RTLLM, VERILOG_EVAL, COCOTB)}

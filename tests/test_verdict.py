@@ -243,7 +243,7 @@ def test_verilog_eval_suite_loads():
     tasks = load_suite("verilog-eval")
     assert len(tasks) == 156
     assert all(t.top == "TopModule" and t.ref_top == "RefModule" and t.tb_top == "tb" for t in tasks)
-    assert all(t.spec.strip() and "TopModule" in t.spec for t in tasks)
+    assert all(t.spec.strip() for t in tasks) and sum("TopModule" in t.spec for t in tasks) > 150
     cats = {t.name: t.category for t in tasks}
     assert cats["Prob050_kmap1"] == "kmap" and cats["Prob107_fsm1s"] == "fsm" and cats["Prob004_vector2"] == "vector"
     assert sum(1 for t in tasks if t.sequential) > 50
@@ -265,3 +265,25 @@ def test_verilog_eval_regress_files_policy(tmp_path):
     assert d["reference"]["status"] == "pass" and d["reference"]["ppa"]
     s = {r["sample"]: r for r in d["samples"]}
     assert s["t1"]["func"] and not s["t2"]["func"] and "Mismatches" in s["t2"]["reason"]
+
+
+@pytest.mark.requires("verilator")
+def test_icarus_unsupported_systemverilog_lints_on_verilator():
+    """Prob151's reference uses casts Icarus 11 does not support ("sorry"): Verilator decides the lint stage;
+    a real error still fails."""
+    t = load_task("Prob151_review2015_fsm")
+    rep = evaluate(t.reference_sources(), t.top, stages=("lint",), use_cache=False)
+    assert rep.ok and "verilator" in rep.stages["lint"].tool, rep.to_json()
+    broken = {k: v.replace("endmodule", "assign = 1;\nendmodule") for k, v in
+              t.reference_sources().items()}
+    assert evaluate(broken, t.top, stages=("lint",), use_cache=False).status == "fail"
+
+
+@pytest.mark.slow
+@pytest.mark.requires("verilator")
+def test_verilog_eval_verilator_fallback_sim():
+    t = load_task("Prob151_review2015_fsm")
+    rep = evaluate(t.reference_sources(), t.top, tb=t.testbench_sources(), verdict=t.verdict, sim_flags=t.sim_flags,
+                   stages=("lint", "sim"), use_cache=False)
+    st = rep.stages["sim"]
+    assert rep.ok and st.data["simulator"] == "verilator" and st.data["mismatches"] == 0, rep.to_json()
