@@ -22,16 +22,18 @@ def main():
     ap.add_argument("run", type=Path)
     ap.add_argument("--wall-s", type=float, default=None, help="wall time of the regress command")
     ap.add_argument("--command", default="rtl-agent regress --suite verilog-eval --policy reference --jobs 2")
+    ap.add_argument("--wall-note", default="", help="how the wall time was measured")
     a = ap.parse_args()
     ds = [json.loads(p.read_text()) for p in sorted((a.run / "designs").glob("*.json"))]
     n = len(ds)
     passed = [d for d in ds if d["samples"] and d["samples"][0].get("func")]
     failed = [d for d in ds if d not in passed]
     sims = collections.Counter(d["reference"]["simulator"] or "none" for d in passed)
-    ppa = [d for d in ds if d["reference"]["ppa"]]
+    ppa = [d for d in ds if d["reference"]["ppa"] is not None]
+    zero = [d["design"] for d in ppa if not d["reference"]["ppa"]]
     no_ppa = collections.defaultdict(list)
     for d in ds:
-        if not d["reference"]["ppa"]:
+        if d["reference"]["ppa"] is None:
             r = d["reference"]
             why = r["cause"] or f"failed at {r['failed_stage']}"
             if "empty netlist" in why:
@@ -58,16 +60,21 @@ def main():
            f"({', '.join(f'{k} {c}' for k, c in sims.most_common())})",
            f"- PPA (nangate45, 10 ns) reported for **{len(ppa)}/{n}**",
            f"- wall time: {a.wall_s:.0f} s for {n} problems ({n / a.wall_s * 60:.0f} problems/min; lint, sim, "
-           "synth and STA of each reference, cold cache)" if a.wall_s else "- wall time: not measured", "",
+           "synth and STA of each reference, cold cache)" + (f"; {a.wall_note}" if a.wall_note else "")
+           if a.wall_s else "- wall time: not measured", "",
            "## Failures", ""]
     for d in failed:
         r = d["reference"]
-        out.append(f"- **{d['design']}**: failed at {r['failed_stage']}: {r['cause'][:300]}")
+        fs = d["samples"][0].get("failed_stage") if d["samples"] else r["failed_stage"]
+        out.append(f"- **{d['design']}**: failed at {fs}: {r['cause'][:300]}"
+                   + "".join(f" — {n}" for n in d.get("notes", []) if n.startswith("upstream")))
     if not failed:
         out.append("none")
     out += ["", "## No PPA", ""]
     for why, names in sorted(no_ppa.items(), key=lambda x: -len(x[1])):
         out.append(f"- {len(names)} x {why}: {', '.join(names)}")
+    if zero:
+        out.append(f"- PPA 0 (no constrained timing path, delay 0 ns): {', '.join(zero)}")
     out += ["", "## Per category", "", "| category | pass | problems |", "|---|---|---|"]
     for c, (p, t) in sorted(cats.items()):
         out.append(f"| {c} | {p} | {t} |")
