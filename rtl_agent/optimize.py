@@ -17,11 +17,20 @@ Steps 2-6 are `training.loop.Loop`; this module is the environment: prompts, ext
 
 Reward (documented, configurable through OptimizeConfig.penalties / valid_floor):
   a candidate that fails gets a fixed penalty by the first stage it fails
-      extract -1.0 (no Verilog found), screen -0.8, lint -0.8, sim -0.6, interface -0.5,
+      extract -1.0 (no Verilog found), apply -1.0 (an edit that matches nowhere, even after its
+      re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8, lint -0.8, sim -0.6, interface -0.5,
       equiv -0.5, synth -0.4, sta -0.3;
   a verified candidate gets r = log(PPA_ref / PPA_candidate), clipped to [valid_floor, reward_cap].
   valid_floor (-0.25) sits above every penalty so a correct design always outranks a broken
   one; designs more than ~28% worse than the reference all score the floor.
+
+Actions (OptimizeConfig.edit): full (the whole new module), diff (SEARCH/REPLACE blocks against the
+parent, rtl_agent.edits: applied exactly, then ignoring whitespace, then by closest match; a block
+that does not apply is re-prompted `repair` times with its error and the closest lines) or mixed
+(either; the answer decides). The prompt shows the whole parent when it fits the policy's context
+(policy.count_tokens against policy.context_window - max_tokens); otherwise a focus region on the
+critical path (rtl_agent.focus), where only edits inside the region are accepted. Each prompt's mode,
+token count and action go to events.jsonl and candidates.csv (mode, prompt_tokens, action, applied).
 """
 from __future__ import annotations
 
@@ -43,13 +52,13 @@ from training.loop import Environment, Group, Loop, LoopConfig, step_seed
 from training.puct import Pool
 from training.store import RunStore
 
-PENALTIES = {"extract": -1.0, "screen": -0.8, "lint": -0.8, "sim": -0.6, "interface": -0.5,
+PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "screen": -0.8, "lint": -0.8, "sim": -0.6, "interface": -0.5,
              "equiv": -0.5, "synth": -0.4, "sta": -0.3}
-assert set(PENALTIES) == {"extract", *STAGES}, "a penalty for every stage of eda.stages.STAGES"
+assert {"extract", *STAGES} <= set(PENALTIES), "a penalty for every stage of eda.stages.STAGES"
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
-               "valid_floor", "reward_cap")
+               "valid_floor", "reward_cap", "edit", "prefill", "repair")
 
 
 @dataclass
@@ -82,6 +91,10 @@ class OptimizeConfig:
     workers: int = 2
     resume: bool = False
     keep_optimizer: int = 1           # optimizer states kept (latest steps); adapters are all kept
+    edit: str = "full"                # full | diff | mixed: rewrite the design, SEARCH/REPLACE edits, or either
+    prefill: bool = True              # start the answer (fence + module header / SEARCH marker) where the
+                                      # backend can continue an assistant turn
+    repair: int = 1                   # re-prompts of an edit that does not apply (with its error)
 
     def run_dir(self) -> Path:
         if self.out:
@@ -151,6 +164,26 @@ class OptimizeEnv(Environment):
         self.tb_src = self.task.testbench_sources()
         self.port_dirs = {p.name: p.direction for p in self.task.ports}
         self.ref_report = self.ref_ppa = self.pool_ = self.best = None
+        self.policy = None
+
+    def attach(self, policy):
+        self.policy = policy
+
+    def _fits(self, msgs) -> tuple[int, int]:
+        """(prompt tokens, budget): the prompt must leave room for max_tokens of answer."""
+        pol = self.policy
+        if pol is not None and hasattr(pol, "count_tokens"):
+            n, window = pol.count_tokens(msgs), int(getattr(pol, "context_window", 8192))
+        else:
+            from rtl_agent.policy.base import Policy
+            n, window = Policy.count_tokens(Policy(), msgs), 8192
+        return n, window - self.cfg.max_tokens - 16
+
+    def _prefill(self, action: str) -> str:
+        from rtl_agent import prompts
+        if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
+            return ""
+        return prompts.prefill_for(action, self.task.top)
 
     def settings(self) -> dict:
         return {k: getattr(self.cfg, k) for k in RESUME_KEYS}
@@ -199,26 +232,103 @@ class OptimizeEnv(Environment):
         return step > self.cfg.steps
 
     def groups(self, step: int) -> list:
-        return [Group(self._prompt(self.pool_[sid]), self.cfg.group, sid) for sid in self.pool_.select(self.cfg.batch)]
+        out = []
+        for j, sid in enumerate(self.pool_.select(self.cfg.batch)):
+            g = self._group(self.pool_[sid], sid)
+            self.emit("prompt", step=step, group=j, parent=sid, **g.info)
+            out.append(g)
+        return out
 
-    def _prompt(self, state) -> list:
-        from rtl_agent import prompts
+    def _group(self, state, sid) -> Group:
+        from rtl_agent import focus, prompts
         t, p = self.task, state.payload
         if not p.get("code"):          # --from-spec root: write the design from the spec
-            return prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
-        return prompts.optimize_prompt(t.spec, p["code"], p.get("report"), t.top)
+            msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
+            n, budget = self._fits(msgs)
+            return Group(msgs, self.cfg.group, sid, self._prefill("full"),
+                         {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
+        action = self.cfg.edit
+        built = {}
 
-    def extract(self, text: str, group=None) -> str | None:
-        """The candidate's Verilog, or None when there is nothing worth sending to the tools
-        (no module, or a truncated one). Other extraction doubts (ports, names) are left to
-        the EDA stages, which judge them exactly."""
+        def fits(view):
+            msgs = prompts.edit_prompt(t.spec, view, p.get("report"), t.top, action)
+            built[id(view)] = msgs
+            n, budget = self._fits(msgs)
+            return n <= budget
+        view = focus.choose(p["code"], t.top, p.get("report"), fits)
+        msgs = built.get(id(view)) or prompts.edit_prompt(t.spec, view, p.get("report"), t.top, action)
+        if view.mode == "focus":
+            action = "diff"            # a region is edited, never rewritten whole
+        n, budget = self._fits(msgs)
+        pre = self._prefill(action)
+        return Group(msgs, self.cfg.group, sid, pre,
+                     {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
+                      "region": list(view.region) if view.region else None}, self._stop(action, pre))
+
+    def _stop(self, action: str, prefill: str):
+        """An edit ends at the closing fence when the prefill opened it, else after its first block;
+        a full design at cfg.stop (endmodule)."""
+        if action == "full":
+            return None
+        if prefill:
+            return "```"
+        return ">>>>>>> REPLACE" if action == "diff" else None
+
+    def _verilog(self, text: str) -> str | None:
         from rtl_agent import prompts
         ex = prompts.extract_verilog(text, self.task.top, self.port_dirs)
         if not ex.code.strip() or any("truncated" in r for r in ex.reasons):
             return None
         return ex.code
 
-    def score(self, k: int, groups: list, comps: list, codes: list) -> list:
+    def extract(self, text: str, group=None) -> dict:
+        """The candidate: {"code": Verilog or None, "action": full|diff, "applied", "how", "error",
+        "repaired", "duplicate"}. A full answer is the module in it (None when there is nothing worth
+        sending to the tools: no module, or a truncated one; other doubts are left to the EDA stages).
+        An edit is applied to the parent; when it does not apply it is re-prompted (self.resample)
+        up to cfg.repair times with its error and the closest lines."""
+        from rtl_agent import edits, prompts
+        info = (group.info if group is not None else None) or {}
+        parent = None
+        if group is not None and self.pool_ is not None and group.parent is not None:
+            parent = self.pool_[group.parent].payload.get("code")
+        action = info.get("action", "full")
+        if parent and (action == "diff" or (action == "mixed" and edits.has_blocks(text))):
+            action = "diff"
+        elif action == "mixed":
+            action = "full"
+        out = {"code": None, "action": action, "applied": None, "how": [], "error": "", "repaired": 0,
+               "duplicate": False}
+        if action == "full":
+            out["code"] = self._verilog(text)
+        else:
+            region = tuple(info["region"]) if info.get("region") else None
+            res = edits.apply_blocks(parent, edits.parse_blocks(text), region=region)
+            prompt = group.prompt
+            for _ in range(self.cfg.repair if self.resample is not None else 0):
+                if res.applied:
+                    break
+                msgs = prompts.repair_prompt(prompt, text, res.error, res.closest)
+                n, budget = self._fits(msgs)
+                if n > budget:
+                    break
+                out["repaired"] += 1
+                pre = self._prefill("diff")
+                _, text = self.resample(msgs, pre, self._stop("diff", pre))
+                res = edits.apply_blocks(parent, edits.parse_blocks(text), region=region)
+                prompt = msgs
+            out.update(applied=res.applied, how=res.how, error=res.error)
+            if res.applied:
+                out["code"] = self._verilog(res.code) if region is None else res.code
+                if out["code"] is None:
+                    out["error"] = "the edited design holds no complete module"
+        if parent and out["code"] is not None and edits.same_design(out["code"], parent):
+            out["duplicate"] = True
+        return out
+
+    def score(self, k: int, groups: list, comps: list, cands: list) -> list:
+        cands = [[c if isinstance(c, dict) else {"code": c, "action": "full"} for c in g] for g in cands]
+        codes = [[c["code"] if not c.get("duplicate") else None for c in g] for g in cands]
         # each distinct text is evaluated once (duplicates share one cache entry anyway)
         uniq = sorted({c for g in codes for c in g if c})
         self.emit("phase", step=k, phase=f"evaluating {len(uniq)} distinct designs")
@@ -227,9 +337,14 @@ class OptimizeEnv(Environment):
         out, idx = [], 0
         for j, (g, cs) in enumerate(zip(groups, codes)):
             rows = []
-            for code in cs:
+            for code, cand in zip(cs, cands[j]):
                 rep = reports.get(code) if code else None
                 r, status, failed, ratio = score(rep, self.ref_ppa, self.cfg)
+                if cand.get("duplicate"):
+                    code = cand["code"]
+                    r, status, failed = self.cfg.penalties.get("duplicate", -0.3), "duplicate", "duplicate"
+                elif cand.get("applied") is False:
+                    r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
                 pid = None
                 if failed is None:
                     pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(rep), "step": k,
@@ -240,7 +355,10 @@ class OptimizeEnv(Environment):
                 rows.append({"grp": j, "parent": g.parent, "text": code, "reward": r, "status": status,
                              "failed_stage": failed, "area": rep and rep.get("area_um2"),
                              "delay": rep and rep.get("delay_ns"), "power": rep and rep.get("power_w"),
-                             "ppa": rep and rep.get("ppa"), "report": {"eda": rep, "ratio": ratio, "pool_id": pid}})
+                             "ppa": rep and rep.get("ppa"),
+                             "report": {"eda": rep, "ratio": ratio, "pool_id": pid,
+                                        "candidate": {x: cand.get(x) for x in ("action", "applied", "how", "error",
+                                                                               "repaired", "duplicate")}}})
                 idx += 1
             out.append(rows)
         return out
@@ -315,12 +433,15 @@ def write_outputs(out: Path, store: RunStore):
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["step", "idx", "grp", "parent", "pool_id", "status", "failed_stage", "reward", "ppa_ratio",
-                "area_um2", "delay_ns", "power_w", "ppa", "tokens", "finish"])
+                "area_um2", "delay_ns", "power_w", "ppa", "tokens", "finish", "action", "applied", "mode",
+                "prompt_tokens", "prefill"])
     for c in cands:
         rp = c["report"] or {}
+        cd = rp.get("candidate") or {}
         w.writerow([c["step"], c["idx"], c["grp"], c["parent"], rp.get("pool_id"), c["status"], c["failed_stage"],
                     c["reward"], rp.get("ratio"), c["area"], c["delay"], c["power"], c["ppa"], rp.get("tokens"),
-                    rp.get("finish")])
+                    rp.get("finish"), cd.get("action"), "" if cd.get("applied") is None else int(cd["applied"]),
+                    rp.get("mode"), rp.get("prompt_tokens"), int(bool(rp.get("prefill")))])
     atomic_write(out / "candidates.csv", buf.getvalue())
     from rtl_agent.optimize_report import render_html
     atomic_write(out / "report.html", render_html(steps, cands, store.decisions(), best, store.meta("config")))

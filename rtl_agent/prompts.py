@@ -44,10 +44,18 @@ def report_summary(report: dict, max_diags=4, max_log=400) -> str:
         lines.append("PPA: " + ", ".join(f"{k}={v:.4g}" for k, v in ppa if isinstance(v, (int, float))))
     for name, st in (report.get("stages") or {}).items():
         data = st.get("data") or {}
+        if data.get("startpoint") or data.get("endpoint"):
+            lines.append(f"Critical path ({name}): {data.get('startpoint')} -> {data.get('endpoint')}"
+                         + (f", {data['delay_ns']:.3g} ns" if isinstance(data.get("delay_ns"), (int, float)) else ""))
         path = data.get("critical_path") or data.get("path")
         if path:
-            p = " -> ".join(map(str, path)) if isinstance(path, (list, tuple)) else str(path)
-            lines.append(f"Critical path ({name}): {_clip(p, 300)}")
+            p = " -> ".join(map(str, path)) if isinstance(path, (list, tuple)) else _path_cells(str(path))
+            lines.append(f"Path ({name}): {_clip(p, 400)}")
+        cells = data.get("cell_types")
+        if cells:
+            top = sorted(cells.items(), key=lambda kv: -kv[1])[:10]
+            lines.append(f"Cells by type ({name}, {data.get('cells', sum(cells.values()))} in all): "
+                         + ", ".join(f"{k} {v}" for k, v in top))
         status = st.get("status", "")
         if not is_failure(status):
             continue
@@ -59,6 +67,57 @@ def report_summary(report: dict, max_diags=4, max_log=400) -> str:
         if not diags and st.get("log"):
             lines.append("  " + _clip(st["log"][-max_log:], max_log).replace("\n", "\n  "))
     return "\n".join(lines)
+
+
+def _path_cells(text: str) -> str:
+    """An OpenSTA path report -> 'pin (cell) -> pin (cell) ...' (the table rows that name a cell)."""
+    hops = re.findall(r"^\s*[-\d.]+\s+[-\d.]+\s+[v^]\s+(\S+)\s+\(([^)]+)\)", text, re.M)
+    return " -> ".join(f"{pin} ({cell})" for pin, cell in hops) if hops else text
+
+
+ACTIONS = ("full", "diff", "mixed")
+
+
+def prefill_for(action: str, top: str) -> str:
+    """The start of the answer for an action: the fence and the module header for a full design,
+    the fence and a SEARCH marker for an edit, the fence alone when either is allowed."""
+    return {"full": f"```verilog\nmodule {top}", "diff": "```verilog\n<<<<<<< SEARCH\n",
+            "mixed": "```verilog\n"}[action]
+
+
+def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", goal="lower area*delay*power",
+                max_spec=1500) -> list:
+    """Current design (a focus.View: the whole design or a region of it) + its EDA report -> a new
+    design (action full), SEARCH/REPLACE edits (diff) or either (mixed). A focus view always asks for edits."""
+    from rtl_agent.edits import DIFF_HOWTO
+    failing = report and report.get("status") not in (None, "pass")
+    what = "Fix the design so it passes every check." if failing else \
+        f"Change it to {goal} while keeping exactly the same behaviour and ports."
+    if view.mode == "focus":
+        a, b = view.region
+        shown = (f"The design is too long to show whole ({view.total_lines} lines). Its interface:\n"
+                 f"```verilog\n{view.interface}\n```\nLines {a}-{b}, on the critical path; edit only these lines:\n"
+                 f"```verilog\n{view.code}\n```")
+        action = "diff"
+    else:
+        shown = f"Current design:\n```verilog\n{view.code.strip()}\n```"
+    how = {"full": f"Answer with the complete new module `{top}` in one ```verilog block.",
+           "diff": DIFF_HOWTO,
+           "mixed": f"Either answer with the complete new module `{top}` in one ```verilog block, or with "
+                    "SEARCH/REPLACE edits. " + DIFF_HOWTO}[action]
+    user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n{shown}\n\n"
+            f"EDA report:\n{report_summary(report)}\n\n{what}\n{how}")
+    system = SYSTEM if action == "full" else ("You are an expert digital hardware engineer. You improve Verilog "
+                                               "designs by precise edits. No explanation.")
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def repair_prompt(prompt: list, answer: str, error: str, closest: str) -> list:
+    """A failed edit back to the model once: its answer, the error and the design's closest lines."""
+    near = f"\nThe closest lines in the design are:\n```verilog\n{closest}\n```" if closest else ""
+    return prompt + [{"role": "assistant", "content": answer},
+                     {"role": "user", "content": f"That edit does not apply: {error}.{near}\nAnswer again with "
+                      "SEARCH/REPLACE blocks whose SEARCH lines are copied exactly from the design."}]
 
 
 def optimize_prompt(spec: str, code: str, report: dict, top: str, goal="lower area*delay*power",

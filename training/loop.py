@@ -63,11 +63,23 @@ class Group:
     prompt: list                   # chat messages
     n: int
     parent: object = None          # what the prompt is about, for the environment (a pool id)
+    prefill: str = ""              # the start of the answer: backends that can continue an assistant
+                                   # turn (hf, vllm) sample its continuation; the text holds it
+    info: dict | None = None       # the environment's notes on the prompt (mode, action), logged
+    stop: str | None = None        # this group's stop string (None: LoopConfig.stop)
 
 
 class Environment:
     """What a job supplies. `emit(kind, **data)` is set by the loop (progress events)."""
     emit = staticmethod(lambda kind, **data: None)
+    # resample(prompt, prefill="") -> (Completion, text): one more sample for the completion being extracted
+    # (a re-prompt, e.g. a failed edit with its error); set by the loop, seeded by (seed, step, group,
+    # sample), so a resumed step draws the same. None outside extract().
+    resample = None
+
+    def attach(self, policy):
+        """Called once the policy is loaded (before the first groups()): for its tokenizer
+        (policy.count_tokens(messages), policy.context_window)."""
 
     def settings(self) -> dict:
         """Environment settings that must match on resume (JSON values)."""
@@ -117,6 +129,17 @@ def step_seed(seed: int, step: int, j: int) -> int:
     """Sampling seed of group j in step `step`: independent of how the run was interrupted."""
     h = hashlib.sha256(f"{seed}:{step}:{j}".encode()).digest()
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
+
+
+def sample_seed(seed: int, step: int, j: int, i: int, tag: str = "") -> int:
+    """Seed of one extra draw for sample i of group j (a re-prompt)."""
+    h = hashlib.sha256(f"{seed}:{step}:{j}:{i}:{tag}".encode()).digest()
+    return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
+
+
+def has_variance(rewards) -> bool:
+    """A group whose rewards are all equal gives every sample the same weight: no signal to learn from."""
+    return len(rewards) > 1 and max(rewards) - min(rewards) > 1e-12
 
 
 def rng_state() -> dict:
@@ -217,6 +240,7 @@ class Loop:
         seed_all(self.cfg.seed)       # the LoRA's random init happens at construction: seed it
         self.sampler, trainer = self.make_policy()
         self.trainer = trainer if self.cfg.train else None
+        self.env.attach(self.sampler)
         st = self.store.steps()[-1]["stats"]["state"]
         if self.trainer is not None and st.get("adapter"):
             ad = self.dir / st["adapter"]
@@ -246,48 +270,83 @@ class Loop:
         self.event("phase", step=k, phase="sampling", parents=[g.parent for g in groups])
         comps = []
         for j, g in enumerate(groups):
-            comps.append(self.sampler.sample([g.prompt], n=g.n, temperature=cfg.temperature, top_p=cfg.top_p,
-                                             max_tokens=cfg.max_tokens, stop=[cfg.stop] if cfg.stop else None,
-                                             seed=step_seed(cfg.seed, k, j))[0])
+            comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop))
             self.event("phase", step=k, phase=f"sampled {j + 1}/{len(groups)}")
         t_sample = time.time() - t0
-        cands = [[self.env.extract(self.text(c), g) for c in cs] for g, cs in zip(groups, comps)]
+        cands = []
+        for j, (g, cs) in enumerate(zip(groups, comps)):
+            got = []
+            for i, c in enumerate(cs):
+                self.env.resample = self._resampler(k, j, i)
+                got.append(self.env.extract(self.text(c, g.stop), g))
+            cands.append(got)
+        self.env.resample = None
         t1 = time.time()
         rows = self.env.score(k, groups, comps, cands)
         t_eval = time.time() - t1
         rl_groups = [(cs[0].prompt_token_ids if cs else [], [c.token_ids for c in cs], [r["reward"] for r in rs])
                      for cs, rs in zip(comps, rows)]
-        for j, (cs, rs) in enumerate(zip(comps, rows)):
+        for j, (g, cs, rs) in enumerate(zip(groups, comps, rows)):
             for c, r in zip(cs, rs):
                 r.setdefault("report", {}).update({"completion": c.text, "tokens": len(c.token_ids),
-                                                   "finish": c.finish_reason, "seed": step_seed(cfg.seed, k, j)})
+                                                   "finish": c.finish_reason, "seed": step_seed(cfg.seed, k, j),
+                                                   "prefill": g.prefill, **(g.info or {})})
+        # Flat groups (every reward equal) carry no signal: they are left out of the update, and a step
+        # with none left trains nothing and leaves the KL controller where it is.
+        live = [g for g in rl_groups if has_variance(g[2])]
+        flat = len(rl_groups) - len(live)
+        if flat:
+            self.event("phase", step=k, phase=f"skipped {flat}/{len(rl_groups)} group(s): no reward variance")
         eps, t2 = self.ctl.eps, time.time()
-        train_stats, adapter = None, None
-        if self.trainer is not None:
+        train_stats, adapter, gstats = None, None, []
+        if not live:
+            decision = {"step": k, "eps_old": eps, "eps_new": eps, "cause": "no reward variance",
+                        "skipped_groups": flat}
+            if self.trainer is not None:
+                adapter = self._save_adapter(k)      # unchanged, but every step has its adapter to resume from
+        elif self.trainer is not None:
             from training.lora_update import rl_step
             self.event("phase", step=k, phase="training")
-            train_stats = rl_step(self.trainer, rl_groups, eps, controller=self.ctl, lr=cfg.lr, form=cfg.form,
+            train_stats = rl_step(self.trainer, live, eps, controller=self.ctl, lr=cfg.lr, form=cfg.form,
                                   step=k)
             decision = train_stats.pop("decision")
+            train_stats["skipped_groups"] = flat
             gstats = train_stats["groups"]
             adapter = self._save_adapter(k)
         else:
-            gstats = [group_advantages(g[2], eps, form=cfg.form)[1] for g in rl_groups]
+            gstats = [group_advantages(g[2], eps, form=cfg.form)[1] for g in live]
             decision = self.ctl.observe(k, None, gstats)
         t_train = time.time() - t2
         self.event("decision", step=k, **{x: decision[x] for x in ("eps_old", "eps_new", "cause")})
-        flat = [r for rs in rows for r in rs]
-        m = self._metrics(flat, eps, gstats, train_stats)
+        allrows = [r for rs in rows for r in rs]
+        m = self._metrics(allrows, eps, gstats, train_stats)
+        m["flat_groups"] = flat
         m["seconds"] = {"sample": round(t_sample, 2), "eval": round(t_eval, 2), "train": round(t_train, 2),
                         "total": round(time.time() - t0, 2)}
-        self._commit(k, flat, m, train_stats, decision, adapter)
+        self._commit(k, allrows, m, train_stats, decision, adapter)
         self._prune_optimizers(k)
         self.event("step", step=k, **m)
 
-    def text(self, c) -> str:
+    def _sample(self, prompt, n, seed, prefill="", stop=None):
+        cfg = self.cfg
+        stop = cfg.stop if stop is None else stop
+        kw = {"prefill": prefill} if prefill else {}
+        return self.sampler.sample([prompt], n=n, temperature=cfg.temperature, top_p=cfg.top_p,
+                                   max_tokens=cfg.max_tokens, stop=[stop] if stop else None,
+                                   seed=seed, **kw)[0]
+
+    def _resampler(self, k, j, i):
+        def resample(prompt, prefill="", stop=None, tag="repair"):
+            c = self._sample(prompt, 1, sample_seed(self.cfg.seed, k, j, i, tag), prefill, stop)
+            return c[0], self.text(c[0], stop)
+        return resample
+
+    def text(self, c, stop=None) -> str:
         """The completion with the stop string put back (backends cut it off; the tokens keep it)."""
-        stop = self.cfg.stop
-        return c.text + "\n" + stop if stop and c.finish_reason == "stop" else c.text
+        stop = self.cfg.stop if stop is None else stop
+        if not (stop and c.finish_reason == "stop"):
+            return c.text
+        return c.text + stop if stop.startswith(("\n", "`", ">")) else c.text + "\n" + stop
 
     def _metrics(self, rows, eps, gstats=(), train_stats=None) -> dict:
         valid = [r for r in rows if r.get("failed_stage") is None]

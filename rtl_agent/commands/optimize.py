@@ -54,6 +54,13 @@ def register(sub):
                    "'' for none, e.g. for designs with submodules)")
     p.add_argument("--lr", type=float, default=1e-4, help="LoRA learning rate (default 1e-4)")
     p.add_argument("--eps", type=float, default=None, help="starting KL budget per group (default log 2)")
+    p.add_argument("--edit", default=None, choices=("full", "diff", "mixed"),
+                   help="action: full (write the whole new module), diff (SEARCH/REPLACE edits against the "
+                   "parent) or mixed (either); default: OptimizeConfig.edit (see bench/results/optimize_actions.md)")
+    p.add_argument("--no-prefill", dest="prefill", action="store_false",
+                   help="do not start the answer for the model (by default the answer begins with the code fence "
+                   "and `module <top>` or a SEARCH marker, on backends that can continue an assistant turn)")
+    p.add_argument("--repair", type=int, default=1, help="re-prompts of an edit that does not apply (default 1)")
     p.add_argument("--workers", type=int, default=2, help="parallel EDA evaluations (default 2)")
     p.add_argument("--quiet", action="store_true", help="no live view; print one line per step")
     p.set_defaults(func=run)
@@ -71,7 +78,8 @@ def config_from_args(args):
                           pool=args.pool, fixed_kl=args.fixed_kl, from_spec=args.from_spec,
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
                           eps0=math.log(2) if args.eps is None else args.eps, workers=args.workers,
-                          resume=args.resume)
+                          resume=args.resume, prefill=args.prefill, repair=args.repair,
+                          **({"edit": args.edit} if args.edit else {}))
 
 
 def run(args) -> int:
@@ -94,4 +102,10 @@ def run(args) -> int:
                   f"{summary['best_ppa']:.4g} um2*ns*W, {summary['best_source']} from step {summary['best_step']}); "
                   f"{summary['steps']} steps; pool {summary['pool_size']}")
     console.print(f"run folder {summary['dir']}: best.v, best.json, candidates.csv, report.html")
+    best_v = f"{summary['dir']}/best.v"
+    if summary["best_source"] == "reference" or summary["best_ratio"] <= 1.0:
+        console.print(f"nothing beat the reference: {best_v} is the reference itself (PPA ratio 1.0000)")
+    else:
+        console.print(f"best design: {best_v}, PPA ratio {summary['best_ratio']:.4f} against the reference "
+                      f"({(summary['best_ratio'] - 1) * 100:.1f}% better area*delay*power)")
     return 0

@@ -41,14 +41,28 @@ def cut_at_stop(text: str, stop) -> tuple[str, bool]:
 
 
 class Policy:
-    """Sampling interface shared by every backend."""
+    """Sampling interface shared by every backend.
+
+    sample(..., prefill=str): the answer starts with `prefill` (e.g. "```verilog\nmodule top"); backends
+    that can continue an assistant turn (hf, vllm, an OpenAI server with continue_final_message) sample
+    its continuation and return text that starts with it, while token_ids stay the generated ones
+    (prompt_token_ids then end with the prefill's tokens). `prefill_ok` says whether it is honoured;
+    a backend that cannot returns the plain answer.
+    count_tokens(messages): prompt tokens as the model sees them (chat template included);
+    context_window: the most tokens prompt + answer may hold."""
     name = "policy"
     trainable = False
+    prefill_ok = False
+    context_window = 8192
 
     def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256,
-               stop=None, seed=None) -> list[list[Completion]]:
+               stop=None, seed=None, prefill=None) -> list[list[Completion]]:
         """One list of n completions per prompt, in prompt order."""
         raise NotImplementedError
+
+    def count_tokens(self, messages) -> int:
+        """Default estimate: ~4 characters a token (backends with a tokenizer count exactly)."""
+        return sum(len(m["content"]) for m in as_messages(messages)) // 4 + 8 * len(as_messages(messages))
 
     def close(self):
         pass

@@ -24,6 +24,7 @@ def from_spec(rest: str, **opts) -> "HFPolicy":
 
 class HFPolicy(TrainablePolicy):
     name = "hf"
+    prefill_ok = True
 
     def __init__(self, model="default", dtype=None, device=None, lora=True, lora_r=8, lora_alpha=16,
                  target_modules=DEFAULT_TARGETS, gradient_checkpointing=False, batch_size=8,
@@ -89,22 +90,32 @@ class HFPolicy(TrainablePolicy):
             return self.tok.apply_chat_template(msgs, add_generation_prompt=True, tokenize=False)
         return "\n".join(m["content"] for m in msgs) + "\n"
 
-    def encode(self, prompt) -> list:
-        return self.tok(self.render(prompt), add_special_tokens=False)["input_ids"]
+    def encode(self, prompt, prefill=None) -> list:
+        return self.tok(self.render(prompt) + (prefill or ""), add_special_tokens=False)["input_ids"]
+
+    def count_tokens(self, messages) -> int:
+        return len(self.encode(messages))
+
+    @property
+    def context_window(self) -> int:
+        cfg = getattr(self.model, "config", None)
+        return int(getattr(cfg, "max_position_embeddings", None) or 2048)
 
     # ---- sampling -----------------------------------------------------------------------------
-    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
         """n completions per prompt, with ONE prefill per prompt: the KV cache of the prompt (all but
         its last token) is computed once and shared by up to batch_size samples at a time, where
         n padded copies would each prefill it (prefill of a long prompt dominates on a CPU).
-        seed seeds torch's generator once, before the first prompt: a seed gives the same samples."""
+        seed seeds torch's generator once, before the first prompt: a seed gives the same samples.
+        prefill: the assistant's answer starts with it (appended after the chat template); each text
+        starts with it, token_ids are the generated tokens only."""
         torch = self.torch
         if seed is not None:
             torch.manual_seed(seed)
         self.model.eval()
         out = []
         for p in prompts:
-            ids = self.encode(p)
+            ids = self.encode(p, prefill)
             with torch.no_grad():
                 cache = self._prefill(ids[:-1])
                 group = []
@@ -112,6 +123,9 @@ class HFPolicy(TrainablePolicy):
                     m = min(self.batch_size, n - k)
                     shared = copy.deepcopy(cache) if cache is not None and k + m < n else cache
                     group += self._generate(ids, shared, m, temperature, top_p, max_tokens, stop)
+            if prefill:
+                for c in group:
+                    c.text = prefill + c.text
             out.append(group)
         return out
 

@@ -30,7 +30,7 @@ class OpenAIPolicy(Policy):
     name = "openai"
 
     def __init__(self, model, base_url, api_key=None, timeout=120.0, retries=3, backoff=1.0,
-                 concurrency=4, logprobs=True, extra_body=None):
+                 concurrency=4, logprobs=True, extra_body=None, context_window=8192, prefill=True):
         self.model = model
         url = base_url.rstrip("/")
         if not url.startswith(("http://", "https://")):
@@ -44,6 +44,10 @@ class OpenAIPolicy(Policy):
         # vLLM servers return token ids on request; other servers may reject the field, so it is
         # dropped after the first 400 that names it.
         self._token_ids = True
+        # Answer prefill through vLLM's continue_final_message (the last message is an unfinished
+        # assistant turn); dropped, with a note, after the first 400 that names it.
+        self.prefill_ok = bool(prefill)
+        self.context_window = int(context_window)     # not asked of the server; count_tokens estimates
 
     def _post(self, path, body):
         url = self.base_url + path
@@ -82,9 +86,15 @@ class OpenAIPolicy(Policy):
                 raise PolicyError(f"{url} sent a response that is not JSON: {raw[:200]!r}") from None
         raise PolicyError(f"cannot reach {url} after {self.retries + 1} tries: {last}")
 
-    def _one(self, prompt, n, temperature, top_p, max_tokens, stop, seed):
-        body = {"model": self.model, "messages": as_messages(prompt), "n": n, "temperature": temperature,
+    def _one(self, prompt, n, temperature, top_p, max_tokens, stop, seed, prefill=None):
+        msgs = as_messages(prompt)
+        use_prefill = bool(prefill) and self.prefill_ok
+        if use_prefill:
+            msgs = msgs + [{"role": "assistant", "content": prefill}]
+        body = {"model": self.model, "messages": msgs, "n": n, "temperature": temperature,
                 "top_p": top_p, "max_tokens": max_tokens}
+        if use_prefill:
+            body.update(continue_final_message=True, add_generation_prompt=False)
         if stop:
             body["stop"] = list(stop)
         if seed is not None:
@@ -97,12 +107,23 @@ class OpenAIPolicy(Policy):
         try:
             resp = self._post("/chat/completions", body)
         except PolicyError as e:
+            if use_prefill and "continue_final_message" in str(e):
+                import warnings
+                warnings.warn(f"{self.base_url} does not continue an assistant turn (continue_final_message): "
+                              "answer prefill is ignored from now on")
+                self.prefill_ok = False
+                return self._one(prompt, n, temperature, top_p, max_tokens, stop, seed)
             if not (self._token_ids and "return_token_ids" in str(e)):
                 raise
             self._token_ids = False
             body.pop("return_token_ids")
             resp = self._post("/chat/completions", body)
-        return self._parse(resp)
+        out = self._parse(resp)
+        if use_prefill:
+            for c in out:
+                if not c.text.startswith(prefill):
+                    c.text = prefill + c.text
+        return out
 
     def _parse(self, resp):
         try:
@@ -118,8 +139,8 @@ class OpenAIPolicy(Policy):
         except (KeyError, TypeError, AttributeError) as e:
             raise PolicyError(f"{self.base_url}: unexpected response shape ({e}): {str(resp)[:300]}") from None
 
-    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
-        args = (n, temperature, top_p, max_tokens, stop, seed)
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
+        args = (n, temperature, top_p, max_tokens, stop, seed, prefill)
         if len(prompts) <= 1 or self.concurrency == 1:
             return [self._one(p, *args) for p in prompts]
         with ThreadPoolExecutor(self.concurrency) as ex:

@@ -28,6 +28,7 @@ def from_spec(rest: str, **opts) -> "VLLMPolicy":
 
 class VLLMPolicy(Policy):
     name = "vllm"
+    prefill_ok = True
 
     def __init__(self, model="default", train=False, lora=True, max_lora_rank=8, adapter=None,
                  gpu_memory_utilization=None, max_model_len=2048, seed=0, workdir=None,
@@ -129,17 +130,24 @@ class VLLMPolicy(Policy):
         return self._need_trainer().optimizer
 
     # ---- sampling -----------------------------------------------------------------------------
-    def encode(self, prompt) -> list:
+    def encode(self, prompt, prefill=None) -> list:
         text = self.tok.apply_chat_template(as_messages(prompt), add_generation_prompt=True, tokenize=False)
-        return self.tok(text, add_special_tokens=False)["input_ids"]
+        return self.tok(text + (prefill or ""), add_special_tokens=False)["input_ids"]
 
-    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None):
+    def count_tokens(self, messages) -> int:
+        return len(self.encode(messages))
+
+    @property
+    def context_window(self) -> int:
+        return int(self.llm.llm_engine.model_config.max_model_len)
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
         from vllm import SamplingParams
         sp = SamplingParams(n=n, temperature=max(float(temperature or 0.0), 0.0), top_p=top_p,
                             max_tokens=max_tokens, stop=list(stop) if stop else None, seed=seed, logprobs=0)
         # Token prompts: the ids we report are exactly the ones the engine saw, and shared prefixes
         # (the same spec prompt across a group) hit the prefix cache.
-        reqs = [{"prompt_token_ids": self.encode(p)} for p in prompts]
+        reqs = [{"prompt_token_ids": self.encode(p, prefill)} for p in prompts]
         outs = self.llm.generate(reqs, sp, lora_request=self.lora_request, use_tqdm=False)
         res = []
         for req, o in zip(reqs, outs):
@@ -150,7 +158,7 @@ class VLLMPolicy(Policy):
                 if ids and ids[-1] in self.eos_ids:         # same convention as hf: EOS not reported
                     ids, lps = ids[:-1], lps[:-1]
                 fin = "stop" if c.finish_reason == "stop" else "length"
-                group.append(Completion(c.text, ids, lps, list(req["prompt_token_ids"]), fin))
+                group.append(Completion((prefill or "") + c.text, ids, lps, list(req["prompt_token_ids"]), fin))
             res.append(group)
         return res
 

@@ -1,0 +1,189 @@
+"""Edit actions (SEARCH/REPLACE), duplicates, context by budget, answer prefill and the flat-group skip
+(issue #14). The environment tests use a scripted policy and the real EDA flow on adder16; the
+model tests (prefill, token counting) use the bundled model with a few tokens and are marked slow."""
+import pytest
+
+from rtl_agent import edits, focus, prompts
+from rtl_agent.policy.base import Completion, Policy
+from training.loop import Environment, Group, Loop, LoopConfig, has_variance
+
+PARENT = ("module t(input [3:0] a, output [3:0] y);\n"
+          "  wire [3:0] w;\n"
+          "  assign w = a & 4'hf;\n"
+          "  assign y = w;\n"
+          "endmodule\n")
+
+
+def block(s, r):
+    return f"<<<<<<< SEARCH\n{s}\n=======\n{r}\n>>>>>>> REPLACE\n"
+
+
+def test_parse_blocks_fenced_several_and_cut_off():
+    text = "```verilog\n" + block("  assign w = a & 4'hf;", "  assign w = a;") + \
+        block("  assign y = w;", "  assign y = ~~w;") + "<<<<<<< SEARCH\n  wire\n=======\n"
+    got = edits.parse_blocks(text)
+    assert got == [("  assign w = a & 4'hf;\n", "  assign w = a;\n"), ("  assign y = w;\n", "  assign y = ~~w;\n")]
+    assert edits.has_blocks(text) and not edits.has_blocks("module t; endmodule")
+
+
+def test_apply_exact_whitespace_fuzzy():
+    r = edits.apply_blocks(PARENT, [("  assign w = a & 4'hf;", "  assign w = a;")])
+    assert r.applied and r.how == ["exact"] and "assign w = a;\n" in r.code and "4'hf" not in r.code
+    r = edits.apply_blocks(PARENT, [("assign   w =  a & 4'hf;\nassign y=w;", "assign w = a;\nassign y = w;")])
+    assert r.how == ["whitespace"] and "  assign w = a;\n  assign y = w;\n" in r.code      # indentation kept
+    r = edits.apply_blocks(PARENT, [("  assign w = a && 4'hf;", "  assign w = a;")])
+    assert r.how == ["fuzzy"] and "4'hf" not in r.code
+    # several blocks apply in order, each to the result of the previous one
+    r = edits.apply_blocks(PARENT, [("  assign w = a & 4'hf;", "  assign w = a;"), ("  assign w = a;", "  assign w = a | 4'h0;")])
+    assert r.how == ["exact", "exact"] and "a | 4'h0" in r.code
+
+
+def test_apply_failure_names_block_and_closest_lines():
+    r = edits.apply_blocks(PARENT, [("  assign y = w;", "  assign y = w;"), ("  always @(posedge clk) q <= d;", "x")])
+    assert not r.applied and r.code is None and r.error.startswith("block 2") and "%" in r.error
+    assert "|" in r.closest and any(w in r.closest for w in ("assign", "wire"))
+    assert not edits.apply_blocks(PARENT, []).applied
+    assert "empty" in edits.apply_blocks(PARENT, [("\n", "x")]).error
+    # a region: a block outside it does not apply
+    r = edits.apply_blocks(PARENT, [("  assign y = w;", "  assign y = a;")], region=(1, 3))
+    assert not r.applied and "region" in r.error
+
+
+def test_duplicate_after_normalisation():
+    assert edits.same_design(PARENT, PARENT.replace("  ", "    ") + "// same\n")
+    assert not edits.same_design(PARENT, PARENT.replace("4'hf", "4'he"))
+    assert not edits.same_design(None, PARENT)
+
+
+def test_prefill_and_prompt_actions():
+    assert prompts.prefill_for("full", "t") == "```verilog\nmodule t"
+    assert prompts.prefill_for("diff", "t").endswith("<<<<<<< SEARCH\n")
+    v = focus.View("whole", PARENT, None, 5)
+    assert "SEARCH" in prompts.edit_prompt("spec", v, None, "t", "diff")[-1]["content"]
+    assert "SEARCH" not in prompts.edit_prompt("spec", v, None, "t", "full")[-1]["content"]
+    assert "Either" in prompts.edit_prompt("spec", v, None, "t", "mixed")[-1]["content"]
+
+
+def test_focus_whole_when_it_fits_else_region_on_critical_path():
+    big = "module top(input [7:0] a, output [7:0] y);\n" + "".join(
+        f"  wire n{i} = a[{i % 8}];\n" for i in range(300)) + "  assign y = crit_sum + n3;\n" + "".join(
+        f"  wire m{i} = a[{i % 8}];\n" for i in range(300)) + "endmodule\n"
+    rep = {"stages": {"sta": {"data": {"startpoint": "a[0]", "endpoint": "y[7]",
+                                       "critical_path": "0.1 0.2 ^ crit_sum/Y (NAND2_X1)"}}}}
+    assert focus.choose(big, "top", rep, lambda v: True).mode == "whole"
+    v = focus.choose(big, "top", rep, lambda v: len(v.code) < 2000)
+    assert v.mode == "focus" and "crit_sum" in v.code and len(v.code) < 2000 and v.interface.startswith("module top(")
+    a, b = v.region
+    assert big.splitlines()[a - 1:b] == v.code.splitlines() and "crit_sum" in v.hits
+
+
+def test_has_variance():
+    assert not has_variance([-1.0, -1.0]) and not has_variance([0.3]) and has_variance([-1.0, -0.8])
+
+
+# ---- the loop: flat groups are skipped, and the controller stays put ------------------------------
+class ScriptedPolicy(Policy):
+    """Returns completions from a script, in order; records what it was asked."""
+    prefill_ok = True
+
+    def __init__(self, texts):
+        self.texts, self.calls = list(texts), []
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
+        self.calls.append({"n": n, "seed": seed, "prefill": prefill, "stop": stop, "prompt": prompts[0]})
+        return [[Completion((prefill or "") + self.texts.pop(0), [1, 2], [], [0], "stop") for _ in range(n)]]
+
+
+class RewardEnv(Environment):
+    """Rewards come from the completion text (a number); two steps."""
+    def done(self, step):
+        return step > 2
+
+    def groups(self, step):
+        return [Group([{"role": "user", "content": "x"}], 2, None)]
+
+    def extract(self, text, group):
+        return text
+
+    def score(self, step, groups, comps, cands):
+        return [[{"reward": float(c), "text": c, "status": "x", "failed_stage": None} for c in cs] for cs in cands]
+
+
+class TwoTexts(ScriptedPolicy):
+    """n distinct completions a call, texts taken in order."""
+    def sample(self, prompts, n=1, **kw):
+        return [[Completion(self.texts.pop(0), [1, k], [], [0], "stop") for k in range(n)]]
+
+
+def test_flat_group_skips_update_and_controller(tmp_path):
+    from training.store import RunStore
+    pol = TwoTexts(["-1", "-1", "-1", "0.5"])     # step 1 flat, step 2 has variance
+    loop = Loop(RewardEnv(), LoopConfig(train=False), tmp_path, lambda: (pol, None))
+    loop.run()
+    with RunStore(tmp_path / "run.sqlite") as st:
+        d = {x["step"]: x for x in st.decisions()}
+        assert d[1]["cause"] == "no reward variance" and d[1]["eps_new"] == d[1]["eps_old"]
+        assert d[2]["cause"] != "no reward variance"
+        m = {s["step"]: s["stats"]["metrics"] for s in st.steps()}
+        assert m[1]["flat_groups"] == 1 and m[2]["flat_groups"] == 0
+    events = (tmp_path / "events.jsonl").read_text()
+    assert "no reward variance" in events
+
+
+# ---- the optimize environment with a scripted policy and the real EDA flow -------------------------
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_diff_duplicate_and_repair_in_optimize(tmp_path):
+    from training.store import RunStore
+    good = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = cin + b + a;") + "```"
+    dup = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = a + b + cin;  // same") + "```"
+    bad = block("    assign q = z;", "    assign q = 0;") + "```"
+    from rtl_agent.optimize import OptimizeConfig, Optimizer
+    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=3, batch=1, group=1, edit="diff",
+                         train=False, repair=1, workers=1, pool=False)
+    pol = ScriptedPolicy([good, dup, bad, bad])     # step 3: the bad edit, then its (still bad) re-prompt
+    opt = Optimizer(cfg, policies=(pol, None))
+    try:
+        opt.open()
+        opt.run()
+    finally:
+        opt.close()
+    assert all(c["prefill"].endswith("SEARCH\n") and c["stop"] == ["```"] for c in pol.calls)
+    assert "does not apply" in pol.calls[-1]["prompt"][-1]["content"]       # the re-prompt carries the error
+    with RunStore(tmp_path / "run" / "run.sqlite") as st:
+        rows = {c["step"]: c for c in st.candidates() if c["step"] > 0}
+    assert rows[1]["status"] == "pass" and rows[1]["report"]["candidate"]["applied"]
+    assert rows[2]["status"] == "duplicate" and rows[2]["report"]["eda"] is None
+    assert rows[3]["status"] == "apply" and rows[3]["report"]["candidate"]["repaired"] == 1
+    assert rows[1]["report"]["mode"] == "whole" and rows[1]["report"]["prompt_tokens"] > 50
+    import csv
+    got = list(csv.DictReader(open(tmp_path / "run" / "candidates.csv")))
+    assert [r["action"] for r in got[1:]] == ["diff"] * 3 and [r["applied"] for r in got[1:]] == ["1", "1", "0"]
+
+
+# ---- the bundled model -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def model():
+    from rtl_agent.policy import make_policy
+    return make_policy("default")
+
+
+@pytest.mark.slow
+@pytest.mark.requires(model=True)
+def test_prefill_on_the_bundled_model(model):
+    pre = "```verilog\nmodule adder16"
+    msgs = [{"role": "user", "content": "Write a 16-bit adder in Verilog."}]
+    c = model.sample([msgs], n=2, max_tokens=6, temperature=0.8, seed=1, prefill=pre)[0]
+    assert all(x.text.startswith(pre) for x in c)
+    n_prompt = model.count_tokens(msgs)
+    assert all(len(x.prompt_token_ids) > n_prompt and 0 < len(x.token_ids) <= 6 for x in c)  # ids: generated only
+    assert model.tok.decode(c[0].prompt_token_ids[n_prompt:]) == pre
+
+
+@pytest.mark.slow
+@pytest.mark.requires(model=True)
+def test_count_tokens_and_context_window(model):
+    msgs = [{"role": "user", "content": "hello " * 50}]
+    n = model.count_tokens(msgs)
+    assert n == len(model.encode(msgs)) and 50 <= n <= 120 and model.context_window == 8192
+    assert model.count_tokens([{"role": "user", "content": "hello " * 100}]) >= n + 45
+    assert Policy().count_tokens(msgs) > 50        # the estimate backends without a tokenizer use
