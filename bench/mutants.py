@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from eda import tools  # noqa: E402
 from eda.equiv import equivalence  # noqa: E402
 from eda.mutate import mutants  # noqa: E402
-from eda.report import is_pass  # noqa: E402
 from eda.sandbox import Limits  # noqa: E402
 from eda.simulate import simulate  # noqa: E402
 
@@ -48,7 +47,7 @@ def work(job) -> dict:
     row = {"suite": job["suite"], "design": job["design"], "mutant": "self" if job["mutant"] is None else job["id"],
            "kind": job.get("kind", ""), "desc": job.get("desc", ""), "equiv": eq.status,
            "equiv_method": eq.data.get("method", ""), "equiv_s": round(eq_s, 3), "tb": tb.status,
-           "tb_sim": tb.tool, "note": (eq.diagnostics[0].message[:160] if eq.diagnostics else "")}
+           "tb_sim": tb.tool, "note": " / ".join(d.message for d in eq.diagnostics)[:400]}
     return row
 
 
@@ -110,14 +109,17 @@ def write(rows, a):
         w.writeheader()
         w.writerows(rows)
     selfs = {(r["suite"], r["design"]): r for r in rows if r.get("mutant") == "self"}
-    L = [f"# Mutant-kill benchmark ({datetime.date(2026, 11, 30)})", "",
-         f"Tools: {tools.version('yosys')}; {tools.version('iverilog')}; {tools.version('verilator')}.",
+    L = [f"# Mutant-kill benchmark ({datetime.date.today()})", "",
+         f"Tools: {tools.version('yosys')}; {tools.version('yosys-abc')}; {tools.version('iverilog')}; "
+         f"{tools.version('verilator')}.",
          f"Settings: {a.per_design} mutants per design (seed {a.seed}), equivalence timeout {a.timeout:g} s, "
          f"depth 20, 2000 co-simulation cycles, {a.workers} workers. Command: `.venv/bin/python bench/mutants.py`.", "",
          "Kill = the check rejects the mutant. Denominator = mutants that elaborate and are not proven equivalent "
-         "to the reference. (a) the design's own testbench; (b) testbench + equivalence (a mutant passes (b) only "
-         "if the testbench passes and the verdict is proven/bounded/cosim). A testbench counts only where the "
-         "reference passes it.", "",
+         "to the reference. (a) the design's own testbench; (b) testbench + equivalence: killed when the testbench "
+         "fails or the equivalence check returns a counterexample (replayed in Icarus). A mutant without a proof "
+         "or a counterexample (bounded/cosim/unknown) is rejected by rewards and `regress --equiv` (only proven "
+         "passes) but counts here as a survivor, listed below with its verdict. A testbench counts only where "
+         "the reference passes it.", "",
          "| suite | design | ref tb | ref vs itself | mutants | stillborn | proven equiv | denom | (a) tb kills | "
          "(b) tb+equiv kills | undetermined |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     tot = dict(m=0, still=0, eqv=0, den=0, a=0, b=0, und=0, den_tb=0)
@@ -131,7 +133,7 @@ def write(rows, a):
         ref_tb_ok = ref.get("tb") == "pass"
         den = [r for r in ms if r["class"] in ("different", "undetermined")]
         ka = sum(1 for r in den if ref_tb_ok and r["tb"] != "pass")
-        kb = sum(1 for r in den if (ref_tb_ok and r["tb"] != "pass") or not is_pass(r["equiv"]))
+        kb = sum(1 for r in den if (ref_tb_ok and r["tb"] != "pass") or r["equiv"] == "counterexample")
         und = sum(1 for r in den if r["class"] == "undetermined")
         still = sum(1 for r in ms if r["class"] == "stillborn")
         eqv = sum(1 for r in ms if r["class"] == "equivalent")
@@ -146,7 +148,8 @@ def write(rows, a):
           f"- (a) testbench alone: {tot['a']}/{tot['den_tb']} = {pct(tot['a'], tot['den_tb'])} "
           "(designs whose reference passes its testbench)",
           f"- (b) testbench + equivalence: {tot['b']}/{tot['den']} = {pct(tot['b'], tot['den'])}",
-          f"- survivors of (b) (all undetermined: bounded/cosim verdicts, possibly equivalent): {tot['den'] - tot['b']}"]
+          f"- survivors of (b) (no proof and no counterexample: bounded/cosim/unknown verdicts, possibly "
+          f"equivalent; none of them earns a reward): {tot['den'] - tot['b']}"]
     times = sorted(float(r["equiv_s"]) for r in rows if r.get("equiv_s") not in (None, ""))
     if times:
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
@@ -163,9 +166,10 @@ def write(rows, a):
     for key, r in sorted(selfs.items()):
         if r["equiv"] != "proven":
             L.append(f"- {key[1]}: {r['equiv']} ({r['equiv_s']} s) — {r.get('note', '')}")
-    und_rows = [r for r in rows if r.get("class") == "undetermined" and is_pass(r["equiv"]) and r["tb"] == "pass"]
-    L += ["", "## Mutants that survive both checks", ""]
-    L += [f"- {r['design']} #{r['mutant']} {r['desc']}: {r['equiv']}" for r in und_rows[:60]] or ["- none"]
+    und_rows = [r for r in rows if r.get("class") == "undetermined" and r["tb"] == "pass"]
+    L += ["", "## Mutants that survive both checks (verdict, method, why no proof or counterexample)", ""]
+    L += [f"- {r['design']} #{r['mutant']} {r['desc']}: {r['equiv']} [{r.get('equiv_method', '')}] — "
+          f"{r.get('note', '')}" for r in und_rows] or ["- none"]
     (OUT / "mutants.md").write_text("\n".join(L) + "\n")
     print("\n".join(L[-40:]))
 

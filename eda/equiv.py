@@ -27,7 +27,9 @@ import json
 import random
 import re
 import secrets
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +37,7 @@ from .hdl import IDENT, detect_clock_reset, module_names, safe_name, strip_comme
 from .report import Diagnostic, StageResult
 from .sandbox import Limits, Sandbox, run, screen
 from .scripts import render
-from .tools import ICARUS, YOSYS
+from .tools import ABC, ICARUS, YOSYS
 
 FF_TYPES = {"$dff", "$dffe", "$adff", "$adffe", "$sdff", "$sdffe", "$sdffce", "$dffsr", "$dffsre",
             "$aldff", "$aldffe"}
@@ -250,6 +252,163 @@ def _trace_vectors(trace: dict, inputs: list, fflogic: bool, clock) -> tuple[lis
     return vecs, first
 
 
+# ---- ABC: sequential proof (dprove) and deep simulation (sim3) on an AIGER miter -------
+
+SIM_FRAMES = (1 << 17) + 64      # sim3 depth: bugs that need a 16-bit counter to wrap twice
+EXPORT_DELAY_S = 0.4             # SAT decides most designs sooner; only then is the AIGER export started beside it
+
+
+def _init_frames(reset, fflogic) -> int:
+    """Frames the wrapper holds the reset (and masks the trigger): one clock cycle; with
+    clk2fflogic three steps so that a clock edge (0 -> 1 -> 0) falls inside the reset."""
+    return 0 if not reset else (3 if fflogic else 1)
+
+
+def _abc_wrapper(inputs: list, clock, reset, active, fflogic) -> str:
+    """Two wrappers around the miter (`miter -equiv` without -make_outputs: one `trigger`
+    output).  eqwrap_prove forces the reset in the first frame(s) and masks the trigger
+    there, every input free afterwards; eqwrap_sim is the same with the reset held inactive
+    after that (deep random simulation from reset).  Wrapper inputs are p0, p1, ... in the
+    order of `inputs`; `eq_tick` clocks the wrapper's own frame counter (AIGER latches have
+    one implicit clock, so any clock will do)."""
+    n = _init_frames(reset, fflogic)
+    out = []
+    for variant in ("prove", "sim"):
+        L = [f"module eqwrap_{variant}(input eq_tick, "
+             + "".join(f"input [{w - 1}:0] p{i}, " for i, (nm, w) in enumerate(inputs)) + "output trigger);"]
+        if n:
+            L += ["  reg [1:0] ph = 2'd0;", f"  wire init = ph < 2'd{n};",
+                  f"  always @(posedge eq_tick) if (init) ph <= ph + 2'd1;"]
+        conns = []
+        for i, (nm, w) in enumerate(inputs):
+            sig = f"p{i}"
+            if n and nm == reset:
+                after = sig if variant == "prove" else f"1'b{1 - active}"
+                sig = f"(init ? 1'b{active} : {after})"
+            elif n and fflogic and nm == clock:
+                sig = f"(init ? (ph == 2'd1) : p{i})"
+            conns.append(f".{_port_ref('in_' + nm)}({sig})")
+        L.append(f"  wire t; miter m ({', '.join(conns)}, .trigger(t));")
+        L.append("  assign trigger = t & ~init;" if n else "  assign trigger = t;")
+        L.append("endmodule")
+        out.append("\n".join(L))
+    return "\n".join(out) + "\n"
+
+
+_ASSERTED = re.compile(r"asserted in frame (\d+)|NOT EQUIVALENT|Networks are not equivalent", re.I)
+
+
+def _abc_export(gold: _Design, gate: _Design, root: Path, clock, reset, active, fflogic, inputs: list,
+                deadline: float, skip=None) -> dict:
+    """The miter as two AIGER files (abc/prove.aig, abc/sim.aig); {seconds, error, timed_out}.
+    Beside SAT it starts after EXPORT_DELAY_S, and not at all when `skip` is set by then
+    (SAT decided quickly)."""
+    if skip is not None and skip.wait(EXPORT_DELAY_S):
+        return {"seconds": 0.0, "error": "not needed", "timed_out": False}
+    folder = root / "abc"
+    folder.mkdir(exist_ok=True)
+    for d in (gold, gate):
+        (folder / d.il.name).write_bytes(d.il.read_bytes())
+    (folder / "wrap.v").write_text(_abc_wrapper(inputs, clock, reset, active, fflogic))
+    (folder / "aig.ys").write_text(render("equiv_aig.ys", gold=gold.il.name, gate=gate.il.name,
+                                          prep="clk2fflogic" if fflogic else "async2sync"))
+    r = run(YOSYS.script_cmd("aig.ys"), folder, _limits(deadline))
+    res = {"seconds": round(r.seconds, 3)}
+    if not r.ok or not (folder / "prove.aig").exists() or not (folder / "sim.aig").exists():
+        res["error"] = next((ln.strip() for ln in r.out.splitlines() if "ERROR" in ln),
+                            "time limit" if r.timed_out else f"yosys exit {r.rc}")
+        res["timed_out"] = r.timed_out
+    return res
+
+
+def _abc(gold: _Design, gate: _Design, root: Path, clock, reset, active, fflogic, inputs: list,
+         deadline: float, export=None) -> dict:
+    """ABC on the miter: sim3 (long random simulation from reset) first, then dprove (the
+    full sequential-equivalence pipeline).  {verdict: proven|counterexample|unknown|error,
+    method, vectors (per frame, counterexamples), frame, log, seconds}."""
+    t0 = time.monotonic()
+    folder = root / "abc"
+    exp = export.result() if export is not None else _abc_export(gold, gate, root, clock, reset, active, fflogic,
+                                                                  inputs, deadline)
+    res = {"log": "", "seconds": 0.0, "method": "abc", "export_seconds": exp["seconds"]}
+    if exp.get("error"):
+        res.update(verdict="error" if not exp.get("timed_out") else "unknown", error=f"AIGER export: {exp['error']}",
+                   seconds=time.monotonic() - t0)
+        return res
+    logs = []
+    # 1. proof: dprove (BMC, retiming, induction with fraiging, interpolation, BDD reachability, PDR)
+    left = deadline - time.monotonic()
+    prove_s = max(1.0, 0.6 * left)
+    cmd = f"read prove.aig; dprove -T {max(1, int(prove_s))}; write_cex -n prove.cex"
+    r = run(ABC.commands_cmd(cmd), folder, _limits(min(deadline, time.monotonic() + prove_s)))
+    logs.append(r.out[-1500:])
+    res["dprove_seconds"] = round(r.seconds, 3)
+    m = _ASSERTED.search(r.out)
+    if "Networks are equivalent" in r.out or "Property proved" in r.out:
+        res.update(verdict="proven", method="abc-dprove")
+    elif m and (folder / "prove.cex").exists():
+        vecs = _parse_cex(folder / "prove.cex", folder / "prove.map", inputs, clock, reset, active, fflogic)
+        res.update(verdict="counterexample", method="abc-dprove", vectors=vecs,
+                   frame=int(m.group(1)) if m.group(1) else len(vecs) - 1)
+    else:
+        why = "time limit" if r.timed_out else ("undecided" if "UNDECIDED" in r.out else f"abc exit {r.rc}")
+        # 2. deep bug search: ~2^17 frames of random simulation from reset, reset held off afterwards
+        sim_s = max(1, int(deadline - time.monotonic()))
+        cmd = f"read sim.aig; sim3 -F {SIM_FRAMES} -W 4 -N 7 -T {sim_s}; write_cex -n sim.cex"
+        r = run(ABC.commands_cmd(cmd), folder, _limits(max(deadline, time.monotonic() + 1.5)))
+        logs.append(r.out[-1500:])
+        res["sim3_seconds"] = round(r.seconds, 3)
+        m = _ASSERTED.search(r.out)
+        if m and (folder / "sim.cex").exists():
+            vecs = _parse_cex(folder / "sim.cex", folder / "sim.map", inputs, clock, reset, active, fflogic, True)
+            res.update(verdict="counterexample", method="abc-sim3", vectors=vecs,
+                       frame=int(m.group(1)) if m.group(1) else len(vecs) - 1)
+        else:
+            res.update(verdict="unknown", why=f"dprove: {why}; sim3: no difference in {SIM_FRAMES} frames"
+                       + (" (time limit)" if r.timed_out or "timeout" in r.out.lower() else ""))
+    res["log"] = "\n".join(logs)[-3000:]
+    res["seconds"] = time.monotonic() - t0
+    return res
+
+
+def _stop(export, root: Path):
+    """The export is not needed: wait for it (its folder lives in the sandbox being torn down)."""
+    try:
+        export.result()
+    except Exception:
+        pass
+
+
+def _parse_cex(cex: Path, amap: Path, inputs: list, clock, reset, active, fflogic, hold_reset=False) -> list:
+    """ABC `write_cex -n` (pi<k>@<frame>=<bit>) + the AIGER map (input <k> <bit> p<i>) ->
+    per-frame input dicts by port name, with what the wrapper forced in the first frames."""
+    pi = {}
+    for ln in amap.read_text().splitlines():
+        f = ln.split()
+        if len(f) == 4 and f[0] == "input" and f[3].startswith("p") and f[3][1:].isdigit():
+            pi[int(f[1])] = (int(f[3][1:]), int(f[2]))
+    frames: dict = {}
+    for m in re.finditer(r"^pi(\d+)@(\d+)=([01])", cex.read_text(), re.M):
+        k, fr, b = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if k in pi and b:
+            i, bit = pi[k]
+            v = frames.setdefault(fr, {})
+            v[i] = v.get(i, 0) | (1 << bit)
+    n_frames = max(frames) + 1 if frames else 1
+    n = _init_frames(reset, fflogic)
+    vecs = []
+    for fr in range(n_frames):
+        v = {nm: frames.get(fr, {}).get(i, 0) for i, (nm, w) in enumerate(inputs)}
+        if fr < n and reset in v:
+            v[reset] = active
+            if fflogic and clock in v:
+                v[clock] = 1 if fr == 1 else 0
+        elif hold_reset and reset in v:
+            v[reset] = 1 - active
+        vecs.append(v)
+    return vecs
+
+
 # ---- co-simulation --------------------------------------------------------------
 
 _IDENT = re.compile(IDENT)
@@ -300,7 +459,7 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
     L.append("reg anybad;")
     L.append("task check(input integer cyc, input integer ph); begin anybad = 0;")
     for i, (n, w) in enumerate(outputs):
-        L.append(f"  bad = 0; for (k = 0; k < {w}; k = k + 1) "
+        L.append(f"  bad = 0; if (g{i} !== r{i}) for (k = 0; k < {w}; k = k + 1) "
                  f"if ((r{i}[k] === 1'b0 || r{i}[k] === 1'b1) && g{i}[k] !== r{i}[k]) bad = 1;")
         L.append(f"  if (bad) begin anybad = 1; $display(\"@@{nonce} MIS %0d %0d {i} %b %b\", cyc, ph, g{i}, r{i}); end")
     L.append("  if (anybad) $finish;")
@@ -316,16 +475,33 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
         return "\n".join(L).replace("integer k;", "integer k; reg [40:0] ex;")
     if clock:
         L.append("  clk_eq = 0;")
+    L[2] += " integer cy; initial cy = 0;"
     prev = {}
-    for c, v in enumerate(vecs):
+    c = 0
+    while c < len(vecs):
+        v = vecs[c]
         sets = [f"i{i} = {_lit(w, v.get(n, 0))};" for i, (n, w) in enumerate(inputs) if prev.get(n, -1) != v.get(n, 0)]
         prev = dict(v)
+        run_len = 1         # later cycles with the same inputs: one `repeat` (long ABC traces stay small)
+        while c + run_len < len(vecs) and vecs[c + run_len] == v:
+            run_len += 1
+        skip = c == 0 and skip_first
+        if skip:
+            run_len = 1
         if clock:
-            first = "" if (c == 0 and skip_first) else f" check({c}, 0);"
-            L.append(f"  #1 {' '.join(sets)} #3{first} #1 clk_eq = 1; #4 check({c}, 1); #1 clk_eq = 0;")
+            first = "" if skip else " check(cy, 0);"
+            body = f"#1 {' '.join(sets)} #3{first} #1 clk_eq = 1; #4 check(cy, 1); #1 clk_eq = 0; cy = cy + 1;"
+            rest = f"#1 #3 check(cy, 0); #1 clk_eq = 1; #4 check(cy, 1); #1 clk_eq = 0; cy = cy + 1;"
         else:
-            chk = "" if (c == 0 and skip_first) else f" check({c}, 0);"
-            L.append(f"  #1 {' '.join(sets)} #5{chk} #4;")
+            chk = "" if skip else " check(cy, 0);"
+            body = f"#1 {' '.join(sets)} #5{chk} #4; cy = cy + 1;"
+            rest = "#1 #5 check(cy, 0); #4; cy = cy + 1;"
+        L.append(f"  {body}")
+        if run_len > 2:
+            L.append(f"  repeat ({run_len - 1}) begin {rest} end")
+        elif run_len == 2:
+            L.append(f"  {rest}")
+        c += run_len
     L.append(f"  $display(\"@@{nonce} DONE {len(vecs)}\"); $finish;")
     L.append("end")
     L.append("endmodule")
@@ -408,13 +584,29 @@ def _fmt(bits_or_int, width=None) -> str:
     return str(v) if (width or 0) <= 16 else f"'h{v:x}"
 
 
+def _runs(vecs: list, names: list, widths: dict, limit: int = 8) -> str:
+    """A long stimulus as runs of identical cycles: 'cycles 1-65536: en=1, rst=0 | ...'."""
+    out, c = [], 0
+    while c < len(vecs):
+        e = c
+        while e + 1 < len(vecs) and vecs[e + 1] == vecs[c]:
+            e += 1
+        vals = ", ".join(f"{n}={_fmt(vecs[c].get(n), widths[n])}" for n in names) or "no inputs"
+        out.append(f"cycle{'s' * (e > c)} {c}{f'-{e}' if e > c else ''}: {vals}")
+        c = e + 1
+    if len(out) > limit:
+        return ""        # random stimulus: no short summary
+    return " | ".join(out)
+
+
 def _cex(vecs: list, inputs: list, clock, reset, mismatch: dict, method: str, seq: bool) -> tuple[dict, str]:
     """data['counterexample'] and the feedback sentence."""
     cyc = mismatch["cycle"]
     widths = dict(inputs)
     shown = vecs[: cyc + 1]
-    cycles = [{"cycle": c, "inputs": {n: _fmt(v.get(n), widths[n]) for n, _ in inputs if n != clock}}
-              for c, v in enumerate(shown)]
+    lo = 0 if len(shown) <= 64 else len(shown) - 16     # long (deep-search) traces: the last 16 cycles
+    cycles = {c: {"cycle": c, "inputs": {n: _fmt(v.get(n), widths[n]) for n, _ in inputs if n != clock}}
+              for c, v in enumerate(shown) if c >= lo or c == 0}
     outs = {n: {"candidate": _fmt(g), "reference": _fmt(r)} for n, (g, r) in mismatch["outputs"].items()}
     diff = "; ".join(f"{n} is {o['candidate']}, reference gives {o['reference']}" for n, o in outs.items())
 
@@ -426,9 +618,13 @@ def _cex(vecs: list, inputs: list, clock, reset, mismatch: dict, method: str, se
         when = "before" if mismatch.get("phase", 0) == 0 else "after"
         hist = " | ".join(f"cycle {c}: {ins(c)}" for c in range(max(0, cyc - 5), cyc + 1))
         more = f" (cycles 0..{cyc - 6} not shown)" if cyc > 5 else ""
-        text = f"at cycle {cyc} ({when} the clock edge) {diff}; inputs{more}: {hist}"
+        runs = _runs(shown, [n for n, _ in inputs if n != clock], widths) if lo else ""
+        text = (f"at cycle {cyc} ({when} the clock edge) {diff}; inputs{more}: {hist}"
+                + (f"; the whole stimulus from reset: {runs}" if runs else ""))
     data = {"cycle": cyc, "phase": "pre-edge" if mismatch.get("phase", 0) == 0 else "post-edge",
-            "inputs": cycles, "outputs": outs, "found_by": method}
+            "inputs": [cycles[c] for c in sorted(cycles)], "outputs": outs, "found_by": method}
+    if lo:
+        data["inputs_omitted"] = f"cycles 1..{lo - 1}"
     return data, text
 
 
@@ -525,11 +721,22 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
             pass
 
     # 1. formal: proof, induction, bounded check
+    export = None
     if gold.il is None or gate.il is None:
         sat = {"verdict": "error", "error": gold.problems[0] if gold.il is None else gate.problems[0],
                "log": "", "seconds": 0.0, "method": "cosim"}
     else:
-        sat = _sat(gold, gate, root, clock, reset, active, depth, deadline - 0.35 * (deadline - time.monotonic()), fflogic)
+        keep = 0.7 if sequential else 0.35      # left for what follows (sequential: ABC when induction does not close)
+        if sequential:     # the AIGER export for ABC runs beside SAT induction (both are single-threaded yosys)
+            pool, sat_done = ThreadPoolExecutor(1), threading.Event()
+            export = pool.submit(_abc_export, gold, gate, root, clock, reset, active, fflogic, inputs,
+                                 deadline - 0.2 * (deadline - time.monotonic()), sat_done)
+            pool.shutdown(wait=False)
+        sat = _sat(gold, gate, root, clock, reset, active, depth, deadline - keep * (deadline - time.monotonic()), fflogic)
+        if export is not None and sat["verdict"] in ("proven", "counterexample"):
+            sat_done.set()          # an export still waiting to start is not needed
+        if sat["verdict"] == "proven" and export is not None:
+            _stop(export, root)
     res.log = sat["log"]
     res.data["sat_seconds"] = round(sat["seconds"], 3)
     verdict = sat["verdict"]
@@ -543,6 +750,27 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
     elif verdict == "unknown":
         notes.append("formal check timed out")
 
+    # 1b. ABC when induction did not close: deep random simulation (sim3), then dprove
+    abc = None
+    if (verdict in ("bounded", "unknown") and gold.il is not None and gate.il is not None
+            and deadline - time.monotonic() > 1.5):
+        abc = _abc(gold, gate, root, clock, reset, active, fflogic, inputs,
+                   deadline - 0.2 * (deadline - time.monotonic()), export)
+    elif export is not None:
+        _stop(export, root)
+    if abc is not None:
+        res.data["abc_seconds"] = round(abc["seconds"], 3)
+        res.data["abc"] = {k: v for k, v in abc.items() if k not in ("log", "vectors")}
+        res.log = (res.log + "\n--- abc ---\n" + abc["log"])[-4000:]
+        if abc["verdict"] == "proven":
+            res.status = "proven"
+            res.data.update({"verdict": "proven", "method": abc["method"]})
+            res.diagnostics = [Diagnostic(f"SAT induction did not close ({verdict}); proven by ABC dprove",
+                                          severity="info")]
+            return
+        if abc["verdict"] in ("unknown", "error"):
+            notes.append(f"ABC: no proof and no counterexample ({abc.get('why') or abc.get('error', '')})")
+
     # 2. simulation: replay a SAT trace, then random stimulus
     try:
         gpre = _preprocess(ref, "gold", root, deadline)
@@ -551,6 +779,19 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         gpre = tpre = None
         notes.append(f.message)
     sim_clock = clock if (sequential and clock) else None
+    mismatch = None      # a formal counterexample that Icarus does not reproduce
+    if abc is not None and abc["verdict"] == "counterexample" and gpre is not None:
+        rclk = None if fflogic else sim_clock
+        vecs = abc["vectors"] if rclk is None else [{k: x for k, x in v.items() if k != rclk} for v in abc["vectors"]]
+        rep = _cosim(gpre, tpre, top, gold.ports, rclk, vecs, bool(reset) and sequential, root, deadline, "abc")
+        if rep.get("mismatch"):
+            data, text = _cex(vecs, [(n, w) for n, w in inputs if n != rclk], rclk, reset, rep["mismatch"],
+                              f"{abc['method']} (replayed in icarus)", sequential)
+            _set_cex(res, data, text, abc["method"])
+            return
+        mismatch = {"found_by": abc["method"], "frame": abc.get("frame"), "cycles": len(vecs),
+                    "trace_tail": vecs[-8:], "replay": _replay_summary(rep)}
+        notes.append(f"{abc['method']} counterexample at frame {abc.get('frame')} not reproduced in Icarus")
     if verdict == "counterexample":
         vecs, first = _trace_vectors(sat.get("trace", {}), inputs, fflogic, sim_clock)
         mapped = vecs if not (fflogic and sim_clock) else None
@@ -565,17 +806,20 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
             if not rep["ok"] and "cannot compile" in rep.get("error", ""):
                 _sat_cex_unreplayed(res, sat, vecs, first, inputs, sim_clock, gold, sequential)
                 return
-            notes.append("SAT counterexample not reproduced in simulation (X or initial-value semantics); "
-                         "falling back to co-simulation")
+            mismatch = {"found_by": sat["method"], "frame": first, "cycles": len(mapped),
+                        "sat_trace": {str(k): v for k, v in sat.get("trace", {}).items()},
+                        "replay": _replay_summary(rep)}
+            notes.append("SAT counterexample not reproduced in Icarus (X or initial-value semantics differ "
+                         "between SAT and simulation); random co-simulation looked for a difference next")
         else:
             _sat_cex_unreplayed(res, sat, vecs, first, inputs, sim_clock, gold, sequential)
             return
     if gpre is None:
-        _final(res, verdict, depth, sat, notes, None)
+        _final(res, verdict, depth, sat, notes, None, mismatch)
         return
     if time.monotonic() > deadline - 0.5:
         notes.append("no time left for co-simulation")
-        _final(res, verdict, depth, sat, notes, None)
+        _final(res, verdict, depth, sat, notes, None, mismatch)
         return
     in_bits = sum(w for _, w in inputs)
     if small_comb and _exhaustive(res, gpre, tpre, top, gold, inputs, root, deadline, notes):
@@ -597,9 +841,9 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
             res.data.update({"verdict": "counterexample", "method": "cosim"})
             res.diagnostics = [Diagnostic(n) for n in notes]
             return
-        _final(res, verdict, depth, sat, notes, None)
+        _final(res, verdict, depth, sat, notes, None, mismatch)
         return
-    _final(res, verdict, depth, sat, notes, cs["cycles"])
+    _final(res, verdict, depth, sat, notes, cs["cycles"], mismatch)
 
 
 def _exhaustive(res, gpre, tpre, top, gold, inputs, root, deadline, notes) -> bool:
@@ -653,7 +897,26 @@ def _set_cex(res, data, text, method):
     res.diagnostics = [Diagnostic(text)]
 
 
-def _final(res, verdict, depth, sat, notes, cosim_cycles):
+def _replay_summary(rep: dict) -> dict:
+    """What the Icarus replay of a formal counterexample said (report data)."""
+    return {"ok": rep.get("ok"), "cycles": rep.get("cycles"), "error": rep.get("error"),
+            "mismatch": rep.get("mismatch")}
+
+
+def _final(res, verdict, depth, sat, notes, cosim_cycles, mismatch=None):
+    if mismatch is not None:
+        # a formal tool refuted the candidate but simulation does not show it: not a pass
+        res.status = "unknown(replay-mismatch)"
+        res.data.update({"verdict": "unknown", "reason": "replay-mismatch", "method": mismatch["found_by"],
+                         "replay_mismatch": mismatch})
+        if cosim_cycles:
+            res.data["cosim_vectors"] = cosim_cycles
+        notes.insert(0, f"{mismatch['found_by']} found a difference (cycle {mismatch.get('frame')}) that the Icarus "
+                     "replay does not reproduce: X or initial-value semantics differ between the formal model "
+                     "(undefined bits 0, registers start at 0) and simulation; make every register reset and "
+                     "avoid x assignments")
+        res.diagnostics = [Diagnostic(n, severity="error" if i == 0 else "info") for i, n in enumerate(notes)]
+        return
     if verdict == "bounded":
         res.status = f"bounded({depth})"
         res.data.update({"verdict": "bounded", "method": "sat-bmc", "depth": depth})
