@@ -5,12 +5,25 @@ from dataclasses import asdict, dataclass, field
 
 STATUSES = ("pass", "fail", "timeout", "error", "skipped", "rejected")
 # The equivalence stage reports its verdict as its status: proven, bounded(N),
-# cosim(K vectors) count as passing; counterexample and unknown(timeout) do not.
+# cosim(K vectors) let the flow go on (`rtl-agent eval` passes with an unproven verdict);
+# counterexample and unknown(...) (timeout, replay-mismatch) do not.  Only `proven` earns a
+# reward or counts as passing in `regress --equiv`: bounded/cosim are "unproven" (is_unproven).
 EQUIV_PASS = ("proven", "bounded", "cosim")
+EQUIV_UNPROVEN = ("bounded", "cosim")
 
 
 def is_pass(status: str) -> bool:
     return status == "pass" or status.startswith(EQUIV_PASS)
+
+
+def is_proven(status: str) -> bool:
+    """An equivalence verdict that is a proof (SAT, induction, ABC dprove, exhaustive simulation)."""
+    return status.startswith("proven")
+
+
+def is_unproven(status: str) -> bool:
+    """An equivalence verdict that lets the flow go on without a proof: bounded(N), cosim(K)."""
+    return status.startswith(EQUIV_UNPROVEN)
 
 
 def is_failure(status: str) -> bool:

@@ -20,6 +20,9 @@ Reward (documented, configurable through OptimizeConfig.penalties / valid_floor)
       extract -1.0 (no Verilog found), apply -1.0 (an edit that matches nowhere, even after its
       re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8, lint -0.8, sim -0.6, interface -0.5,
       equiv -0.5, synth -0.4, sta -0.3;
+  a candidate that passes every stage but whose equivalence verdict is bounded(N) or cosim(K)
+  (no proof) scores unproven -0.45 and is kept in the pool as "unproven" (never the best design),
+  unless OptimizeConfig.accept_unproven / --accept-unproven;
   a verified candidate gets r = log(PPA_ref / PPA_candidate), clipped to [valid_floor, reward_cap].
   valid_floor (-0.25) sits above every penalty so a correct design always outranks a broken
   one; designs more than ~28% worse than the reference all score the floor.
@@ -46,6 +49,7 @@ from designs import load_task
 from eda.flow import evaluate
 from eda.fsutil import atomic_write
 from eda.hdl import normalise
+from eda.report import is_unproven
 from eda.sandbox import isolation_mode
 from eda.stages import STAGES
 from training.loop import Environment, Group, Loop, LoopConfig, step_seed
@@ -53,12 +57,12 @@ from training.puct import Pool
 from training.store import RunStore
 
 PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "screen": -0.8, "lint": -0.8, "sim": -0.6, "interface": -0.5,
-             "equiv": -0.5, "synth": -0.4, "sta": -0.3}
+             "equiv": -0.5, "unproven": -0.45, "synth": -0.4, "sta": -0.3}
 assert {"extract", *STAGES} <= set(PENALTIES), "a penalty for every stage of eda.stages.STAGES"
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
-               "valid_floor", "reward_cap", "edit", "prefill", "repair")
+               "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven")
 
 
 @dataclass
@@ -95,6 +99,7 @@ class OptimizeConfig:
     prefill: bool = True              # start the answer (fence + module header / SEARCH marker) where the
                                       # backend can continue an assistant turn
     repair: int = 1                   # re-prompts of an edit that does not apply (with its error)
+    accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
 
     def run_dir(self) -> Path:
         if self.out:
@@ -116,6 +121,11 @@ def score(rep_dict: dict | None, ref_ppa: float, cfg: OptimizeConfig) -> tuple[f
     if rep_dict["status"] != "pass":
         st = rep_dict.get("failed_stage") or "screen"
         return cfg.penalties.get(st, UNKNOWN_STAGE_PENALTY), rep_dict["status"], st, None
+    eq = (rep_dict.get("stages") or {}).get("equiv") or {}
+    if is_unproven(eq.get("status", "")) and not cfg.accept_unproven:
+        # passes the flow, but nothing proved it equivalent: no PPA reward (a bounded check or a
+        # co-simulation is not evidence an optimizer cannot learn to game)
+        return cfg.penalties.get("unproven", -0.45), "unproven", "equiv", None
     ppa = rep_dict.get("ppa")
     if ppa is None or not math.isfinite(ppa):
         return cfg.penalties.get("sta", -0.3), "no-ppa", "sta", None
@@ -346,6 +356,9 @@ class OptimizeEnv(Environment):
                 elif cand.get("applied") is False:
                     r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
                 pid = None
+                if status == "unproven" and rep is not None:     # a parent to improve on, never the best
+                    pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(rep), "step": k,
+                                                             "ppa": rep["ppa"], "unproven": True})
                 if failed is None:
                     pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(rep), "step": k,
                                                              "ppa": rep["ppa"]})

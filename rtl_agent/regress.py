@@ -11,7 +11,7 @@ from pathlib import Path
 
 from eda.flow import evaluate
 from eda.fsutil import atomic_write
-from eda.report import is_pass
+from eda.report import is_proven, is_unproven
 from eda.sandbox import isolation_mode
 from eda.stages import STAGES
 
@@ -66,7 +66,7 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
         rows.append({"sample": label, "status": rep.status, "failed_stage": fs,
                      "reason": "; ".join(str(d) for d in rep.stages[fs].diagnostics[:1])[:300] if fs else "",
                      "ppa": rep.ppa, "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
-                     "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_pass(eq))),
+                     "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_proven(eq))),
                      "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq})
     return {"design": task.name, "category": task.category, "reference": ref, "samples": rows,
             "notes": list(task.notes), "isolation": isolation_mode()}
@@ -87,6 +87,9 @@ def summarize_design(d: dict, ks) -> dict:
                 "ppa_ratio": best / ref["ppa"] if best and ref["ppa"] else None,
                 "ref_status": ref["status"], "simulator": ref["simulator"] or "",
                 "isolation": d.get("isolation", "")})   # bwrap, or off (--no-isolation)
+    # with --equiv only a proof passes; bounded/cosim verdicts are counted here, never as func_pass
+    out["equiv_proven"] = sum(1 for r in rows if r.get("equiv") and is_proven(r["equiv"]))
+    out["equiv_unproven"] = sum(1 for r in rows if r.get("equiv") and is_unproven(r["equiv"]))
     for st in FAIL_ORDER:
         out[f"fail_{st}"] = sum(1 for r in rows if r.get("failed_stage") == st)
     out["notes"] = " ".join(d.get("notes", []))[:300]

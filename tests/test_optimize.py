@@ -16,7 +16,7 @@ import pytest
 
 from designs import load_task
 from eda.flow import evaluate
-from rtl_agent.optimize import OptimizeConfig, score, step_seed
+from rtl_agent.optimize import RESUME_KEYS, OptimizeConfig, score, step_seed
 from training.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +55,24 @@ def test_reward_by_stage_and_ppa():
     assert failed == "sim" and r == cfg.penalties["sim"]
     assert score(None, good["ppa"], cfg)[:3] == (-1.0, "extract", "extract")
     assert step_seed(5, 2, 0) == step_seed(5, 2, 0) != step_seed(5, 2, 1)
+
+
+def test_unproven_equivalence_earns_no_ppa_reward():
+    """bounded(N)/cosim(K) pass the flow but score the 'unproven' penalty (between an equivalence
+    failure and the valid floor) unless accept_unproven; a proof earns the PPA reward."""
+    t = load_task("adder16")
+    ref = t.reference_sources()
+    rep = evaluate(ref, t.top, pdk=t.pdk, tb=t.testbench_sources(), ref=ref, clock=None).to_dict()
+    assert rep["stages"]["equiv"]["status"] == "proven"
+    cfg = OptimizeConfig(task="adder16")
+    assert cfg.penalties["equiv"] < cfg.penalties["unproven"] < cfg.valid_floor
+    assert score(rep, 2 * rep["ppa"], cfg)[:2] == (pytest.approx(math.log(2)), "pass")
+    for verdict in ("bounded(20)", "cosim(2000 vectors)"):
+        unproven = {**rep, "stages": {**rep["stages"], "equiv": {**rep["stages"]["equiv"], "status": verdict}}}
+        assert score(unproven, 2 * rep["ppa"], cfg) == (cfg.penalties["unproven"], "unproven", "equiv", None)
+        opt_in = OptimizeConfig(task="adder16", accept_unproven=True)
+        assert score(unproven, 2 * rep["ppa"], opt_in)[0] == pytest.approx(math.log(2))
+    assert "accept_unproven" in RESUME_KEYS
 
 
 @pytest.mark.slow

@@ -45,6 +45,9 @@ def register(sub):
     p.add_argument("--no-pool", dest="pool", action="store_false",
                    help="always start from the root design instead of PUCT over past designs")
     p.add_argument("--fixed-kl", action="store_true", help="hold the KL budget eps at its start value")
+    p.add_argument("--accept-unproven", action="store_true",
+                   help="let bounded(N)/cosim(K) equivalence verdicts earn the PPA reward (default: only a proof "
+                   "does; unproven designs score the 'unproven' penalty)")
     p.add_argument("--from-spec", action="store_true",
                    help="start from the specification alone, not the reference RTL (the reference still "
                    "judges equivalence and sets the PPA baseline)")
@@ -79,6 +82,7 @@ def config_from_args(args):
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
                           eps0=math.log(2) if args.eps is None else args.eps, workers=args.workers,
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
+                          accept_unproven=args.accept_unproven,
                           **({"edit": args.edit} if args.edit else {}))
 
 
