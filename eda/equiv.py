@@ -4,13 +4,33 @@ equivalence (Yosys miter + SAT), bounded model check, random co-simulation.
 An optimizer rewarded by a weak testbench learns the testbench; this stage is the
 guard.  `equivalence(...).status` is the verdict itself:
 
-    proven             SAT proof (combinational) or temporal induction (sequential)
-    bounded(N)         no difference in the first N cycles after reset (induction inconclusive)
+    proven             a proof; data.method: `exhaustive simulation` (small combinational),
+                       `sat` (combinational), `sat-induction`, `abc-dprove` (sequential)
+    bounded(N)         no difference in the first N cycles after reset (nothing closed a proof)
     cosim(K vectors)   formal check unavailable/timed out; K random cycles agreed in Icarus
     counterexample     the designs differ; data/diagnostics hold the inputs per cycle
+                       (data.method: sat, sat-induction, abc-sim3, abc-dprove, cosim, structural)
     unknown(timeout)   nothing conclusive within the time limit
+    unknown(replay-mismatch)  SAT or ABC found a difference that the Icarus replay does not
+                       reproduce (X / initial-value semantics); data.replay_mismatch holds the
+                       formal trace and what the replay said.  Not a pass.
 plus `error` (a design does not elaborate), `rejected` (candidate failed screening) and
-`fail` (ports differ; see `check_interface`).
+`fail` (ports differ; see `check_interface`).  bounded/cosim let `eval` go on but are
+"unproven": no reward and no `regress --equiv` pass (eda.report.is_proven).
+
+Sequential designs whose induction does not close go to ABC (`yosys-abc`): the miter
+(without -make_outputs) is wrapped so that the reset is forced in the first cycle (three
+steps with clk2fflogic, with a clock edge inside) and the trigger masked there, all flops
+start at zero (as in SAT), and it is written as AIGER twice: reset free afterwards (for
+`dprove`: BMC, retiming, induction with fraiging, interpolation, BDD reachability, PDR) and
+reset held inactive afterwards (for `sim3`: about 2^17 cycles of random simulation from
+reset, for bugs deeper than any BMC).  The AIGER export starts beside SAT induction when SAT
+has not decided within EXPORT_DELAY_S.  Memories are mapped to flip-flops at elaboration
+(`memory`), so RAM/FIFO/LIFO designs are proven by dprove when their contents correspond.
+Out of reach: designs Yosys cannot elaborate (non-synthesizable event lists, several edges on
+one signal: random co-simulation only, cosim(K)); several resets (only the detected one is
+forced and, in sim3, held); large memories or multipliers whose miter dprove cannot decide in
+the time limit (bounded/cosim, unproven).
 
 Method.  Each design is elaborated on its own (`proc; flatten; memory`) and saved as
 RTLIL with its top renamed eqgold/eqgate, so the two never share a module namespace
