@@ -6,7 +6,6 @@ model policies, the generated samples in `samples/<name>/s<i>.v`, so a killed ru
 import json
 import math
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from eda.flow import evaluate
@@ -102,8 +101,10 @@ def _work(args):
 
 
 def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: int, equiv: bool,
-                   progress=None, log=print) -> list[dict]:
-    """Evaluate every task; skip the ones already finished in `out`. Returns per-design dicts."""
+                   progress=None, log=print, executor=None) -> list[dict]:
+    """Evaluate every task; skip the ones already finished in `out`. Returns per-design dicts.
+    `executor` (rtl_agent.executor; default a local pool of `jobs`) runs the per-design scoring; this
+    driver alone writes the run folder, as results come back."""
     out.mkdir(parents=True, exist_ok=True)
     done, todo = {}, []
     for t in tasks:
@@ -119,17 +120,12 @@ def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: 
         log(f"resuming: {len(done)} design(s) already finished in {out}, {len(todo)} to go")
     t0 = time.monotonic()
     jobs_args = ((t, policy.candidates(t, n, out / "samples" / t.name), pdk or t.pdk, equiv) for t in todo)
-    if jobs > 1 and policy.parallel_ok:
-        with ProcessPoolExecutor(jobs) as ex:
-            for d in ex.map(_work, jobs_args):
-                atomic_write(out / "designs" / f"{d['design']}.json", json.dumps(d, indent=1, default=str))
-                done[d["design"]] = d
-                progress and progress(d["design"])
-    else:
-        for a in jobs_args:
-            d = _work(a)
-            atomic_write(out / "designs" / f"{d['design']}.json", json.dumps(d, indent=1, default=str))
-            done[d["design"]] = d
-            progress and progress(d["design"])
+    if executor is None:
+        from rtl_agent.executor import LocalExecutor
+        executor = LocalExecutor(jobs if policy.parallel_ok else 1)
+    for d in executor.map(_work, jobs_args):
+        atomic_write(out / "designs" / f"{d['design']}.json", json.dumps(d, indent=1, default=str))
+        done[d["design"]] = d
+        progress and progress(d["design"])
     log(f"evaluated {len(todo)} design(s) in {time.monotonic() - t0:.1f} s")
     return [done[t.name] for t in tasks if t.name in done]

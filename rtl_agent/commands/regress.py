@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from designs import load_suite
 from eda import tools
-from rtl_agent import candidates, regress_report
+from rtl_agent import candidates, executor, regress_report
 from rtl_agent.regress import run_regression, summarize_design
 
 
@@ -33,6 +33,7 @@ def register(sub):
     p.add_argument("--equiv", action="store_true", help="also require equivalence with the reference to pass")
     p.add_argument("--max-tokens", type=int, default=512, help="model policies: tokens per sample")
     p.add_argument("--out", default=None, help="run folder (default runs/regress/<suite>-<policy>-<pdk>)")
+    executor.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -53,18 +54,19 @@ def run(args) -> int:
         args.policy == "reference" or args.policy.startswith("files:")) else {}))
     n = 1 if args.policy == "reference" else args.n
     out = Path(args.out or f"runs/regress/{_slug(Path(args.suite).name)}-{_slug(args.policy)}-{args.pdk or 'taskpdk'}")
+    ex = executor.from_args(args, jobs=args.jobs if pol.parallel_ok else 1)
     t0 = time.monotonic()
     with Progress(TextColumn("[bold]regress[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}")) as prog:
         bar = prog.add_task("", total=len(tasks))
         designs = run_regression(tasks, pol, out, n, ks, args.pdk, args.jobs, args.equiv,
                                  progress=lambda name: prog.update(bar, advance=1, description=name),
-                                 log=prog.console.print)
+                                 log=prog.console.print, executor=ex)
         prog.update(bar, completed=len(tasks))
     df = pd.DataFrame([summarize_design(d, ks) for d in designs])
     s = regress_report.summary(df, ks)
     meta = {"suite": args.suite, "policy": pol.name, "samples_per_design": n, "pdk": args.pdk or "per task",
-            "equiv": args.equiv, "date": datetime.date.today().isoformat(),
+            "equiv": args.equiv, "executor": ex.kind, "date": datetime.date.today().isoformat(),
             "wall_s_this_invocation": round(time.monotonic() - t0, 1), **tools.versions()}
     df.to_csv(out / "results.csv", index=False)
     (out / "summary.md").write_text(regress_report.markdown(df, s, meta, ks))
