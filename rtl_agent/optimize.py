@@ -41,6 +41,7 @@ import csv
 import io
 import json
 import math
+import random
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,6 +212,11 @@ class OptimizeEnv(Environment):
             raise RuntimeError(f"the reference of {self.task.name} does not pass its own flow "
                                f"(status {self.ref_report['status']}); cannot optimize against it")
         self.ref_ppa = float(self.ref_report["ppa"])
+        eq = (self.ref_report.get("stages") or {}).get("equiv", {}).get("status", "")
+        if is_unproven(eq) and not self.cfg.accept_unproven:
+            # nothing can prove a candidate equivalent where the reference is not provable against itself
+            self.emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
+                      "every candidate will score 'unproven' (pass --accept-unproven to reward PPA anyway)")
 
     def start(self) -> list:
         cfg, ref_code, slim = self.cfg, _join(self.ref_src), _slim(self.ref_report)
@@ -244,13 +250,13 @@ class OptimizeEnv(Environment):
     def groups(self, step: int) -> list:
         out = []
         for j, sid in enumerate(self.pool_.select(self.cfg.batch)):
-            g = self._group(self.pool_[sid], sid)
+            g = self._group(self.pool_[sid], sid, step_seed(self.cfg.seed, step, j))
             self.emit("prompt", step=step, group=j, parent=sid, **g.info)
             out.append(g)
         return out
 
-    def _group(self, state, sid) -> Group:
-        from rtl_agent import focus, prompts
+    def _group(self, state, sid, seed=0) -> Group:
+        from rtl_agent import edits, focus, prompts
         t, p = self.task, state.payload
         if not p.get("code"):          # --from-spec root: write the design from the spec
             msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
@@ -271,9 +277,18 @@ class OptimizeEnv(Environment):
             action = "diff"            # a region is edited, never rewritten whole
         n, budget = self._fits(msgs)
         pre = self._prefill(action)
+        target = None
+        if pre and action == "diff":
+            # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
+            # first, chosen by the group's seed), so the model writes only its replacement
+            cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
+            if cand:
+                target = random.Random(seed).choice(cand)
+                pre += p["code"].splitlines()[target] + "\n=======\n"
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
-                      "region": list(view.region) if view.region else None}, self._stop(action, pre))
+                      "region": list(view.region) if view.region else None,
+                      "target_line": None if target is None else target + 1}, self._stop(action, pre))
 
     def _stop(self, action: str, prefill: str):
         """An edit ends at the closing fence when the prefill opened it, else after its first block;
