@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from eda import tools  # noqa: E402
 from eda.equiv import equivalence  # noqa: E402
 from eda.mutate import mutants  # noqa: E402
+from eda.report import is_pass  # noqa: E402
 from eda.sandbox import Limits  # noqa: E402
 from eda.simulate import simulate  # noqa: E402
 
@@ -69,7 +70,12 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", help="comma-separated design names")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--report-only", action="store_true", help="re-render mutants.md from mutants.csv (no checks)")
     a = ap.parse_args(argv)
+    if a.report_only:
+        with open(OUT / "mutants.csv", newline="") as fh:
+            write(list(csv.DictReader(fh)), a)
+        return
     from designs import load_suite
     from tqdm import tqdm
 
@@ -134,6 +140,9 @@ def write(rows, a):
         den = [r for r in ms if r["class"] in ("different", "undetermined")]
         ka = sum(1 for r in den if ref_tb_ok and r["tb"] != "pass")
         kb = sum(1 for r in den if (ref_tb_ok and r["tb"] != "pass") or r["equiv"] == "counterexample")
+        # the acceptance rule before issue #12: a mutant passed when its verdict was proven/bounded/cosim
+        acc = sum(1 for r in den if not (ref_tb_ok and r["tb"] != "pass") and is_pass(r["equiv"]))
+        tot["acc"] = tot.get("acc", 0) + acc
         und = sum(1 for r in den if r["class"] == "undetermined")
         still = sum(1 for r in ms if r["class"] == "stillborn")
         eqv = sum(1 for r in ms if r["class"] == "equivalent")
@@ -147,7 +156,11 @@ def write(rows, a):
           f"- mutants: {tot['m']}; stillborn: {tot['still']}; proven equivalent: {tot['eqv']}; denominator: {tot['den']}",
           f"- (a) testbench alone: {tot['a']}/{tot['den_tb']} = {pct(tot['a'], tot['den_tb'])} "
           "(designs whose reference passes its testbench)",
-          f"- (b) testbench + equivalence: {tot['b']}/{tot['den']} = {pct(tot['b'], tot['den'])}",
+          f"- (b) testbench + equivalence (killed = testbench fails or a replayed counterexample): "
+          f"{tot['b']}/{tot['den']} = {pct(tot['b'], tot['den'])}",
+          f"- rejected under the pre-#12 acceptance rule (a bounded/cosim verdict passed; unknown did not): "
+          f"{tot['den'] - tot.get('acc', 0)}/{tot['den']} = {pct(tot['den'] - tot.get('acc', 0), tot['den'])}; "
+          f"accepted with only bounded/cosim: {tot.get('acc', 0)} (now rejected: only proven passes)",
           f"- survivors of (b) (no proof and no counterexample: bounded/cosim/unknown verdicts, possibly "
           f"equivalent; none of them earns a reward): {tot['den'] - tot['b']}"]
     times = sorted(float(r["equiv_s"]) for r in rows if r.get("equiv_s") not in (None, ""))
@@ -162,6 +175,10 @@ def write(rows, a):
     if st:
         L.append(f"- references vs themselves: {verdicts}; time median {statistics.median(st):.2f} s, "
                  f"p95 {st[min(len(st) - 1, int(0.95 * len(st)))]:.2f} s")
+    for suite in sorted({k[0] for k in selfs}):
+        ss = [r for k, r in selfs.items() if k[0] == suite]
+        L.append(f"- {suite} references proven against themselves: "
+                 f"{sum(1 for r in ss if r['equiv'] == 'proven')}/{len(ss)}")
     L += ["", "## References vs themselves (non-proven)", ""]
     for key, r in sorted(selfs.items()):
         if r["equiv"] != "proven":
