@@ -9,12 +9,17 @@ from eda.report import is_pass
 
 DESCRIPTION = """Check that CANDIDATE implements the same circuit as the reference.
 
-Verdicts (exit status 0 only for the first three):
-  proven             formal proof (SAT; temporal induction for sequential designs)
+Verdicts (exit status 0 only for the first three; bounded and cosim are "unproven": they earn no
+optimize reward and do not pass `regress --equiv`):
+  proven             formal proof (SAT; temporal induction; ABC dprove for sequential designs
+                     induction does not close; exhaustive simulation for small combinational ones)
   bounded(N)         no difference in the first N cycles after reset (proof did not close)
   cosim(K vectors)   formal check impossible or timed out; K random cycles agree in simulation
-  counterexample     the designs differ; the inputs per cycle and differing outputs are printed
+  counterexample     the designs differ (SAT, ABC dprove, ABC sim3 over 2^17 cycles from reset, or
+                     co-simulation; replayed in Icarus); the inputs per cycle and outputs are printed
   unknown(timeout)   nothing conclusive within --timeout
+  unknown(replay-mismatch)  a formal counterexample that Icarus does not reproduce (X or initial
+                     values); --json shows data.replay_mismatch
 Also: error (a design does not elaborate), rejected (candidate failed source screening),
 fail (ports differ from the reference)."""
 
@@ -64,7 +69,8 @@ def run(args) -> int:
     else:
         d = st.data
         how = f" by {d['method']}" if d.get("method") else ""
-        print(f"{args.top}: {st.status}{how} in {st.seconds:.2f} s")
+        unproven = " (unproven)" if st.status.startswith(("bounded", "cosim")) else ""
+        print(f"{args.top}: {st.status}{how}{unproven} in {st.seconds:.2f} s")
         for diag in st.diagnostics:
             print(f"  {diag.message}")
         cex = d.get("counterexample")
