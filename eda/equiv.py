@@ -924,6 +924,15 @@ def _replay_summary(rep: dict) -> dict:
 
 
 def _final(res, verdict, depth, sat, notes, cosim_cycles, mismatch=None):
+    if mismatch is not None and not mismatch["replay"].get("ok"):
+        # a formal counterexample whose replay did not finish (time limit): neither confirmed nor a pass
+        res.status = "unknown(timeout)"
+        res.data.update({"verdict": "unknown", "reason": "replay-timeout", "method": mismatch["found_by"],
+                         "replay_mismatch": mismatch})
+        notes.insert(0, f"{mismatch['found_by']} found a difference at cycle {mismatch.get('frame')}, but its "
+                     f"replay in Icarus did not finish: {mismatch['replay'].get('error')}")
+        res.diagnostics = [Diagnostic(n, severity="error" if i == 0 else "info") for i, n in enumerate(notes)]
+        return
     if mismatch is not None:
         # a formal tool refuted the candidate but simulation does not show it: not a pass
         res.status = "unknown(replay-mismatch)"
