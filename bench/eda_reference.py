@@ -8,7 +8,6 @@ import os
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +19,7 @@ from designs import load_suite  # noqa: E402
 from eda.flow import evaluate  # noqa: E402
 from eda.pdk import PDKS  # noqa: E402
 from eda.stages import STAGES as ALL_STAGES  # noqa: E402
+from rtl_agent.executor import add_arguments, from_args, make_executor  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results"
 STAGES = tuple(s for s in ALL_STAGES if s not in ("interface", "equiv"))   # no reference given: no equivalence
@@ -43,22 +43,28 @@ def one(job):
     return row
 
 
-def sweep(tasks, jobs, label):
+def sweep(tasks, jobs, label, executor=None):
+    """Every (design, PDK) evaluation on `executor` (rtl_agent.executor; default a local pool of `jobs`),
+    rows in a fixed order whatever order they finish in."""
     work = [(t, p) for t in tasks for p in PDKS]
+    ex = executor or make_executor("local", jobs=jobs)
     t0 = time.monotonic()
-    with ProcessPoolExecutor(jobs) as ex:
-        rows = list(track(ex.map(one, work), total=len(work), description=f"{label} ({jobs} workers)"))
+    rows = list(track(ex.map(one, work), total=len(work), description=f"{label} ({ex.kind}, {jobs} workers)"))
+    order = {(t.name, p): i for i, (t, p) in enumerate(work)}
+    rows.sort(key=lambda r: order[(r["design"], r["pdk"])])
     return pd.DataFrame(rows), time.monotonic() - t0
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--jobs", type=int, default=2)
+    add_arguments(ap)      # --executor local|ray, --ray-address (a Ray cluster: one task per evaluation)
     args = ap.parse_args()
     os.environ["RTL_AGENT_CACHE"] = tempfile.mkdtemp(prefix="rtla-bench-cache-")   # cold start, kept for warm
     tasks = load_suite("rtllm")
-    cold, t_cold = sweep(tasks, args.jobs, "cold")
-    warm, t_warm = sweep(tasks, args.jobs, "warm")
+    ex = from_args(args, jobs=args.jobs)
+    cold, t_cold = sweep(tasks, args.jobs, "cold", ex)
+    warm, t_warm = sweep(tasks, args.jobs, "warm", ex)
     assert (warm["status"].values == cold["status"].values).all(), "warm run disagrees with cold run"
     OUT.mkdir(exist_ok=True)
     cold.to_csv(OUT / "rtllm_reference.csv", index=False)
@@ -67,7 +73,7 @@ def main():
     sim_pass = int((nan.sim == "pass").sum())
     stage_tot = {s: cold[f"{s}_s"].sum() for s in STAGES}
     tot = sum(stage_tot.values())
-    md = [header("RTLLM v2.0 references through the EDA core", {"workers": args.jobs}), ""]
+    md = [header("RTLLM v2.0 references through the EDA core", {"workers": args.jobs, "executor": ex.kind}), ""]
     md.append(f"- references passing their own testbench: **{sim_pass}/{len(nan)}** "
               f"(Icarus {int(((nan.sim == 'pass') & (nan.simulator == 'icarus')).sum())}, "
               f"Verilator {int(((nan.sim == 'pass') & (nan.simulator == 'verilator')).sum())})")

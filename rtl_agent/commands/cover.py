@@ -6,7 +6,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from designs import load_task
-from rtl_agent import cover
+from rtl_agent import cover, suite_jobs
 
 DESCRIPTION = """\
 Closes coverage on one design: the policy writes stimulus (Verilog driving the DUT instance
@@ -42,7 +42,7 @@ def register(sub):
     import argparse
     p = sub.add_parser("cover", help="coverage closure: LLM-written stimulus until a coverage target is met",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", help="project task name or folder (designs/<name>), or an RTLLM v2.0 design name")
+    p.add_argument("task", nargs="?", default=None, help="project task name or folder (designs/<name>), or an RTLLM v2.0 design name")
     p.add_argument("--target", default="line=95,branch=90,toggle=80",
                    help="TYPE=PERCENT list over line, branch, expr, toggle, user (default line=95,branch=90,toggle=80)")
     p.add_argument("--budget", type=int, default=16, help="simulations (sampled stimuli) at most (default 16)")
@@ -63,10 +63,15 @@ def register(sub):
                         "made 2 threads 8-60x slower than 1)")
     p.add_argument("--baseline", action="store_true",
                    help="also run the constrained-random baseline at the same budget and plot it beside the agent")
+    suite_jobs.add_arguments(p)   # --suite, --executor local|ray, --ray-address (issue #17)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if suite_jobs.wants_suite(args):
+        return suite_jobs.run_suite(args, "cover")
+    if not args.task:
+        raise ValueError("give a TASK (or --suite SUITE)")
     cfg = cover.CoverConfig(target=cover.parse_target(args.target), budget=args.budget, group=args.group,
                             train=not args.no_train, max_tokens=args.max_tokens, temperature=args.temperature,
                             seed=args.seed, seed_random=args.seed_random, lr=args.lr).check()

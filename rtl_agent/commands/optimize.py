@@ -2,6 +2,7 @@
 import argparse
 
 from eda.pdk import PDKS
+from rtl_agent import suite_jobs
 
 DESCRIPTION = """\
 Adapt the policy to one design. Each step picks B parent designs from a PUCT pool (starting at the
@@ -28,7 +29,7 @@ EXAMPLES = """examples:
 def register(sub):
     p = sub.add_parser("optimize", help="test-time RL on one design: keep the best verified PPA",
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", help="task name (designs/<name>, an RTLLM design) or a task folder")
+    p.add_argument("task", nargs="?", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder")
     p.add_argument("--model", default="default", help="model folder or cached HF id (default: bundled SmolLM2-135M)")
     p.add_argument("--policy-backend", dest="backend", default="hf", choices=("hf", "vllm"),
                    help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
@@ -66,6 +67,7 @@ def register(sub):
     p.add_argument("--repair", type=int, default=1, help="re-prompts of an edit that does not apply (default 1)")
     p.add_argument("--workers", type=int, default=2, help="parallel EDA evaluations (default 2)")
     p.add_argument("--quiet", action="store_true", help="no live view; print one line per step")
+    suite_jobs.add_arguments(p)   # --suite, --executor local|ray, --ray-address (issue #17)
     p.set_defaults(func=run)
 
 
@@ -87,6 +89,10 @@ def config_from_args(args):
 
 
 def run(args) -> int:
+    if suite_jobs.wants_suite(args):
+        return suite_jobs.run_suite(args, "optimize")
+    if not args.task:
+        raise ValueError("give a TASK (or --suite SUITE)")
     from rich.console import Console
 
     from rtl_agent.optimize import Optimizer
