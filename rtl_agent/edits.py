@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 
 from eda.hdl import normalise
 
-_BLOCK = re.compile(r"^[ \t]*<{5,9}[ \t]*SEARCH[^\n]*\n(.*?)^[ \t]*={5,9}[ \t]*\n(.*?)^[ \t]*>{5,9}[ \t]*REPLACE[^\n]*$",
-                    re.S | re.M)
+# a block ends at its REPLACE marker, or, when the marker was left out, at the closing fence or the
+# next block's SEARCH marker
+_BLOCK = re.compile(r"^[ \t]*<{5,9}[ \t]*SEARCH[^\n]*\n(.*?)^[ \t]*={5,9}[ \t]*\n(.*?)"
+                    r"^[ \t]*(?:>{5,9}[ \t]*REPLACE[^\n]*$|```[ \t]*$|(?=<{5,9}[ \t]*SEARCH))", re.S | re.M)
 _OPEN = re.compile(r"<{5,9}[ \t]*SEARCH")
 THRESHOLD = 0.8          # similarity a fuzzy match must reach (difflib ratio over the joined lines)
 
@@ -133,6 +135,19 @@ def apply_blocks(parent: str, blocks, threshold: float = THRESHOLD, region: tupl
         res.how.append(how)
     res.code = text
     return res
+
+
+_STMT = re.compile(r"^\s*(?:assign\b.*|[A-Za-z_][\w\[\]:.\s{},]*<?=.*);\s*(?://.*)?$")
+
+
+def targets(code: str, names=(), region: tuple | None = None) -> list[int]:
+    """0-based line numbers of single-line statements (assign / = / <=) worth editing, those naming
+    critical-path `names` first (within `region`, 1-based inclusive, when given)."""
+    lines = code.splitlines()
+    lo, hi = (region[0] - 1, region[1]) if region else (0, len(lines))
+    found = [i for i in range(lo, min(hi, len(lines))) if _STMT.match(lines[i]) and "==" not in lines[i].split("=")[0]]
+    hot = [i for i in found if any(re.search(r"\b" + re.escape(w) + r"\b", lines[i]) for w in names)]
+    return hot + [i for i in found if i not in hot]
 
 
 def same_design(a: str | None, b: str | None) -> bool:

@@ -139,7 +139,7 @@ def test_diff_duplicate_and_repair_in_optimize(tmp_path):
     bad = block("    assign q = z;", "    assign q = 0;") + "```"
     from rtl_agent.optimize import OptimizeConfig, Optimizer
     cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=3, batch=1, group=1, edit="diff",
-                         train=False, repair=1, workers=1, pool=False)
+                         train=False, repair=1, workers=1, pool=False, prefill=False)
     pol = ScriptedPolicy([good, dup, bad, bad])     # step 3: the bad edit, then its (still bad) re-prompt
     opt = Optimizer(cfg, policies=(pol, None))
     try:
@@ -147,7 +147,7 @@ def test_diff_duplicate_and_repair_in_optimize(tmp_path):
         opt.run()
     finally:
         opt.close()
-    assert all(c["prefill"].endswith("SEARCH\n") and c["stop"] == ["```"] for c in pol.calls)
+    assert all(c["prefill"] is None and c["stop"] == [">>>>>>> REPLACE"] for c in pol.calls)
     assert "does not apply" in pol.calls[-1]["prompt"][-1]["content"]       # the re-prompt carries the error
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
         rows = {c["step"]: c for c in st.candidates() if c["step"] > 0}
@@ -187,3 +187,24 @@ def test_count_tokens_and_context_window(model):
     assert n == len(model.encode(msgs)) and 50 <= n <= 120 and model.context_window == 8192
     assert model.count_tokens([{"role": "user", "content": "hello " * 100}]) >= n + 45
     assert Policy().count_tokens(msgs) > 50        # the estimate backends without a tokenizer use
+
+
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_prefilled_edit_writes_only_the_replacement(tmp_path):
+    """With prefill, a diff's SEARCH part is one statement of the parent: the model writes its replacement."""
+    from rtl_agent.optimize import OptimizeConfig, Optimizer
+    from training.store import RunStore
+    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, edit="diff",
+                         train=False, workers=1)
+    pol = ScriptedPolicy(["    assign {cout, sum} = cin + b + a;\n"])
+    opt = Optimizer(cfg, policies=(pol, None))
+    try:
+        opt.open()
+        opt.run()
+    finally:
+        opt.close()
+    assert pol.calls[0]["prefill"].endswith("<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n")
+    assert pol.calls[0]["stop"] == ["```"]
+    with RunStore(tmp_path / "run" / "run.sqlite") as st:
+        (row,) = st.candidates(1)
+    assert row["status"] == "pass" and "cin + b + a" in row["text"] and row["report"]["target_line"] == 9
