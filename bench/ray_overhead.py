@@ -74,6 +74,8 @@ def main():
         sched = sched_overhead(cluster.address)
         print(sched, flush=True)
     finally:
+        import ray
+        ray.shutdown()
         cluster.stop()
     res = pd.DataFrame(runs)
     OUT.mkdir(exist_ok=True)
