@@ -88,7 +88,8 @@ class CoverConfig:
     seed_random: bool = False     # start with one constrained-random stimulus (counts in the budget)
     lr: float = 1e-4
     prompt_points: int = 10       # uncovered items listed in the prompt
-    max_code: int = 1200          # DUT characters in the prompt (prefill dominates CPU sampling)
+    max_code: int = 1200          # DUT characters in the prompt when the policy cannot count tokens
+                                  # (otherwise the whole DUT when it fits the context, else the longest clip that does)
     max_spec: int = 400           # spec characters in the prompt
     example: bool = True          # one worked example before the request (see build_prompt)
     run_wall_s: float = 10.0      # per simulation (the build has its own limit)
@@ -157,19 +158,35 @@ _EX_ANSWER = ("```verilog\nrst = 1;\nrepeat (2) @(negedge clk);\nrst = 0;\nrepea
               "  @(negedge clk);\n  x = $random;\nend\nx = 4'hf;\n@(negedge clk);\n$finish;\n```")
 
 
-def build_prompt(task, db: cov.CoverageDB, cfg: CoverConfig) -> list:
+def build_prompt(task, db: cov.CoverageDB, cfg: CoverConfig, fits=None) -> list:
     """Chat messages: the stimulus prompt of rtl_agent.prompts (system, one worked example, then
-    this DUT with this run's uncovered points)."""
+    this DUT with this run's uncovered points). With `fits(messages) -> bool` (the policy's token
+    count against its context), the whole DUT is shown when it fits, else the longest clip that
+    does; without it the DUT is clipped to cfg.max_code characters."""
     from rtl_agent.prompts import stimulus_prompt
     code = "\n".join(task.reference_sources().values())
     todo = uncovered_lines(db, list(cfg.target), cfg.prompt_points) if db.points else []
     spec = (task.spec or "").strip()
     spec = spec if len(spec) <= cfg.max_spec else spec[:cfg.max_spec] + " ..."
-    msgs = stimulus_prompt(spec, code, task.top, todo, max_items=cfg.prompt_points, max_code=cfg.max_code)
-    if not cfg.example:
-        return msgs
-    ex = stimulus_prompt("Accumulator: s adds x every clock; rst clears it.", _EX_CODE, "acc", _EX_TODO)
-    return msgs[:1] + [ex[1], {"role": "assistant", "content": _EX_ANSWER}] + msgs[1:]
+
+    def build(max_code):
+        msgs = stimulus_prompt(spec, code, task.top, todo, max_items=cfg.prompt_points, max_code=max_code)
+        if not cfg.example:
+            return msgs
+        ex = stimulus_prompt("Accumulator: s adds x every clock; rst clears it.", _EX_CODE, "acc", _EX_TODO)
+        return msgs[:1] + [ex[1], {"role": "assistant", "content": _EX_ANSWER}] + msgs[1:]
+    if fits is None:
+        return build(cfg.max_code)
+    if fits(build(len(code) + 1)):
+        return build(len(code) + 1)
+    lo, hi, best = 200, len(code), 200
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if fits(build(mid)):
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return build(best)
 
 
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
@@ -295,8 +312,25 @@ class CoverEnv(Environment):
     def done(self, step: int) -> bool:
         return len(self.sims) >= self.cfg.budget or met(self.db, self.cfg.target)
 
+    policy = None
+
+    def attach(self, policy):
+        self.policy = policy
+
     def groups(self, step: int) -> list:
-        return [Group(build_prompt(self.task, self.db, self.cfg), min(self.cfg.group, self.cfg.budget - len(self.sims)))]
+        pol, fits, info = self.policy, None, {}
+        if pol is not None and hasattr(pol, "count_tokens"):
+            budget = int(getattr(pol, "context_window", 8192)) - self.cfg.max_tokens - 16
+
+            def fits(msgs):
+                return pol.count_tokens(msgs) <= budget
+        msgs = build_prompt(self.task, self.db, self.cfg, fits)
+        if fits is not None:
+            code = "\n".join(self.sources.values()).strip()
+            info = {"mode": "whole" if code in msgs[-1]["content"] else "clipped",
+                    "prompt_tokens": pol.count_tokens(msgs), "budget": budget}
+            self.emit("prompt", step=step, **info)
+        return [Group(msgs, min(self.cfg.group, self.cfg.budget - len(self.sims)), info=info or None)]
 
     def extract(self, text: str, group=None) -> str | None:
         return extract_stimulus(text, self.inputs)[0] or None
