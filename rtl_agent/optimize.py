@@ -288,7 +288,8 @@ class OptimizeEnv(Environment):
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
                       "region": list(view.region) if view.region else None,
-                      "target_line": None if target is None else target + 1}, self._stop(action, pre))
+                      "target_line": None if target is None else target + 1},
+                     ">>>>>>> REPLACE" if target is not None else self._stop(action, pre))
 
     def _stop(self, action: str, prefill: str):
         """An edit ends at the closing fence when the prefill opened it, else after its first block;

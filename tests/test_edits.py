@@ -204,7 +204,7 @@ def test_prefilled_edit_writes_only_the_replacement(tmp_path):
     finally:
         opt.close()
     assert pol.calls[0]["prefill"].endswith("<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n")
-    assert pol.calls[0]["stop"] == ["```"]
+    assert pol.calls[0]["stop"] == [">>>>>>> REPLACE"]      # one block: the prefilled one
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
         (row,) = st.candidates(1)
     assert row["status"] == "pass" and "cin + b + a" in row["text"] and row["report"]["target_line"] == 9
