@@ -33,7 +33,8 @@ def run_one(task, mode, seed, a, base: Path) -> list[dict]:
     from training.store import RunStore
     out = base / f"{task}-{mode}-s{seed}"
     cfg = OptimizeConfig(task=task, out=str(out), steps=a.steps, batch=a.batch, group=a.group,
-                         max_tokens=a.max_tokens, seed=seed, train=(mode == "ttt"), resume=True)
+                         max_tokens=a.max_tokens, seed=seed, train=(mode == "ttt"), resume=True,
+                         **({"edit": a.edit} if a.edit else {}), prefill=not a.no_prefill)
     t0 = time.time()
     optimize(cfg)
     wall = time.time() - t0
@@ -61,6 +62,7 @@ def write_md(rows, a, tools, elapsed):
              f"{a.batch} parent x {a.group} samples, max {a.max_tokens} tokens, temperature 0.8, stop at endmodule. "
              f"Seeds {', '.join(map(str, range(a.seeds)))}. Same seeds in both modes, so step 1 (before any update) "
              f"is the same draw. Machine: 2 CPU cores, shared with other jobs. Wall time {elapsed / 60:.1f} min.",
+             f"Action: {a.edit or 'OptimizeConfig default'}, answer prefill {'off' if a.no_prefill else 'on'}. "
              f"Tools: {tools}.", "",
              "Mean over seeds. valid = fraction of samples that pass lint, simulation, equivalence, synthesis "
              "and STA; best = PPA_ref / PPA_best (1.0 = the reference; higher is better).", "",
@@ -141,6 +143,9 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--group", type=int, default=2)
     ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--edit", default=None, choices=("full", "diff", "mixed"),
+                    help="action format (default: OptimizeConfig's; bench/results/optimize_actions.md picks it)")
+    ap.add_argument("--no-prefill", action="store_true", help="do not start the model's answer")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "ttt_vs_frozen_g2t128"))
     ap.add_argument("--name", default="ttt_vs_frozen", help="results file stem under bench/results")
     a = ap.parse_args(argv)
