@@ -104,7 +104,7 @@ def rl_step(policy, groups, eps: float, controller=None, lr: float | None = None
     model = getattr(trainer, "model", None)
     was_training = getattr(model, "training", None)
     if was_training is not None:
-        model.train()        # as HFPolicy.train_step does (gradient checkpointing needs it)
+        model.train()        # gradient checkpointing needs train mode
     opt.zero_grad(set_to_none=True)
     loss_total, k1_sum, k3_sum, n_tok, trained = 0.0, 0.0, 0.0, 0, 0
     try:
