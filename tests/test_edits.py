@@ -208,3 +208,51 @@ def test_prefilled_edit_writes_only_the_replacement(tmp_path):
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
         (row,) = st.candidates(1)
     assert row["status"] == "pass" and "cin + b + a" in row["text"] and row["report"]["target_line"] == 9
+
+
+# ---- the OpenAI-compatible backend: prefill through continue_final_message, or a note ---------------
+def _chat_server(accept_continue: bool):
+    import http.server
+    import json
+    import threading
+
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            self.server.bodies.append(body)
+            if body.get("continue_final_message") and not accept_continue:
+                out, code = b'{"error": "unknown field continue_final_message"}', 400
+            else:
+                out, code = json.dumps({"choices": [{"index": 0, "message": {"content": " adder16(); endmodule"},
+                                                     "finish_reason": "stop"}]}).encode(), 200
+            self.send_response(code)
+            self.send_header("Content-Length", str(len(out)))
+            self.end_headers()
+            self.wfile.write(out)
+
+        def log_message(self, *a):
+            pass
+    srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+    srv.bodies = []
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+@pytest.mark.parametrize("accept", [True, False])
+def test_openai_prefill_or_note(accept):
+    from rtl_agent.policy import make_policy
+    srv = _chat_server(accept)
+    try:
+        pol = make_policy(f"openai:m@http://127.0.0.1:{srv.server_address[1]}", retries=0, timeout=5)
+        if accept:
+            (c,), = pol.sample(["hi"], max_tokens=4, prefill="module")
+            assert c.text == "module adder16(); endmodule" and srv.bodies[0]["continue_final_message"]
+            assert srv.bodies[0]["messages"][-1] == {"role": "assistant", "content": "module"}
+        else:
+            with pytest.warns(UserWarning, match="continue_final_message"):
+                (c,), = pol.sample(["hi"], max_tokens=4, prefill="module")
+            assert c.text == " adder16(); endmodule" and not pol.prefill_ok      # ignored, with a note
+            assert "continue_final_message" not in srv.bodies[-1]
+        assert pol.count_tokens([{"role": "user", "content": "x" * 400}]) >= 100 and pol.context_window == 8192
+    finally:
+        srv.shutdown()
