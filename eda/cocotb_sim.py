@@ -6,7 +6,6 @@ the same work dir and under the same limits. The verdict comes from cocotb's xUn
 pass when at least one test ran and none failed or errored; failing test names and their assertion
 messages become diagnostics.
 """
-import inspect
 import os
 import sys
 import time
@@ -36,12 +35,6 @@ def runner_env() -> dict:
     setup_env()
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "/usr/bin:/bin")])
     return {"PATH": path, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1", "COCOTB_ANSI_OUTPUT": "0"}
-
-
-def _sandbox_kw() -> dict:
-    """The venv's python must import the project's `eda` inside the sandbox (eda.sandbox.run's
-    `import_pkgs`, where the sandbox has it)."""
-    return {"import_pkgs": ("eda",)} if "import_pkgs" in inspect.signature(run).parameters else {}
 
 
 def runner_cmd(step: str, sim: str, top: str, module: str | None = None, sources=(), timescale="1ns/1ps") -> list:
@@ -103,13 +96,13 @@ def simulate_cocotb(sources: dict, tb_texts: dict, dut_top: str, wd: Path, lim: 
         base["tried"].append(sim)
         b = run(runner_cmd("build", sim, dut_top, sources=[p.name for p in hdl], timescale=timescale), wd,
                 Limits(wall_s=max(lim.wall_s, 180 if sim == "verilator" else 30), cpu_s=max(lim.cpu_s, 300),
-                       mem_mb=max(lim.mem_mb, 4096), out_mb=512), env=env, **_sandbox_kw())
+                       mem_mb=max(lim.mem_mb, 4096), out_mb=512), env=env, import_pkgs=("eda",))
         logs.append(b.out)
         if not b.ok:
             continue   # cannot build with this simulator: try the next
         (wd / RESULTS).unlink(missing_ok=True)
         r = run(runner_cmd("test", sim, dut_top, module=module, timescale=timescale), wd, lim, env=env,
-                **_sandbox_kw())
+                import_pkgs=("eda",))
         out = r.out
         data = dict(base, simulator=sim, run_s=round(r.seconds, 4))
         ver = f"{tool.version()} / cocotb {_version()}"
