@@ -256,3 +256,12 @@ def test_openai_prefill_or_note(accept):
         assert pol.count_tokens([{"role": "user", "content": "x" * 400}]) >= 100 and pol.context_window == 8192
     finally:
         srv.shutdown()
+
+
+def test_stop_string_put_back_on_its_own_line(tmp_path):
+    """A sample that ended by EOS right after a closing fence still gives a parseable block."""
+    loop = Loop(RewardEnv(), LoopConfig(stop="endmodule"), tmp_path, lambda: (None, None))
+    c = Completion("assign y = a;\n```", [1], [], [0], "stop")
+    text = "```verilog\n<<<<<<< SEARCH\n  assign y = w;\n=======\n" + loop.text(c, ">>>>>>> REPLACE")
+    assert edits.parse_blocks(text) == [("  assign y = w;\n", "assign y = a;\n")]
+    assert loop.text(Completion("x", [1], [], [0], "stop")) == "x\nendmodule"

@@ -346,7 +346,8 @@ class Loop:
         stop = self.cfg.stop if stop is None else stop
         if not (stop and c.finish_reason == "stop"):
             return c.text
-        return c.text + stop if stop.startswith(("\n", "`", ">")) else c.text + "\n" + stop
+        # on a line of its own: "stop" also means EOS, after which the text may end anywhere
+        return c.text + ("" if c.text.endswith("\n") or stop.startswith("\n") else "\n") + stop
 
     def _metrics(self, rows, eps, gstats=(), train_stats=None) -> dict:
         valid = [r for r in rows if r.get("failed_stage") is None]
