@@ -73,7 +73,7 @@ class OptimizeConfig:
     model: str = "default"
     backend: str = "hf"               # hf | vllm
     steps: int = 5
-    batch: int = 2                    # B parents per step
+    batch: int = 1                    # B parents per step (the README run: 5 steps x 1 x 4 samples)
     group: int = 4                    # G samples per parent
     pdk: str | None = None            # default: the task's
     seed: int = 0

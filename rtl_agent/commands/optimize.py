@@ -16,7 +16,7 @@ Run folder: run.sqlite (every candidate, metric, pool snapshot and controller de
 adapters/step_NNN/, candidates.csv, report.html, events.jsonl. The run checkpoints after every
 step; kill it at any time and re-run with --resume to continue exactly where it stopped.
 
-Defaults fit the bundled SmolLM2-135M model on a CPU: 8 samples of up to 256 tokens and one LoRA step,\n3-6 minutes per step on 2 shared cores (see bench/results/optimize_e2e.md)."""
+Defaults fit the bundled SmolLM2-135M model on a CPU: 4 samples of up to 256 tokens and one LoRA step\n(skipped when every reward is equal) per step, 5 steps; the answer is prefilled."""
 
 EXAMPLES = """examples:
   rtl-agent optimize designs/adder16 --steps 5
@@ -35,7 +35,7 @@ def register(sub):
                    help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
     p.add_argument("--steps", type=int, default=5, help="steps to run in total (default 5); with --resume, the "
                    "total to reach")
-    p.add_argument("--batch", type=int, default=2, metavar="B", help="parents per step (default 2)")
+    p.add_argument("--batch", type=int, default=1, metavar="B", help="parents per step (default 1)")
     p.add_argument("--group", type=int, default=4, metavar="G", help="samples per parent (default 4)")
     p.add_argument("--pdk", default=None, choices=sorted(PDKS), help="standard-cell library (default: the task's)")
     p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/<task>-s<seed>)")
