@@ -49,6 +49,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--designs", type=int, default=0, help="only the first N RTLLM designs (default all)")
     ap.add_argument("--skip-1", action="store_true", help="skip the 1-worker sweeps")
+    ap.add_argument("--plan", default=None,
+                    help="sweeps in order, e.g. ray2,local2 (default local2,ray2,ray1,local1; --skip-1: local2,ray2)")
+    ap.add_argument("--name", default="ray_executor", help="output files bench/results/NAME.{md,csv}")
     args = ap.parse_args()
     tasks = load_suite("rtllm")
     if args.designs:
@@ -58,6 +61,8 @@ def main():
     runs, frames = [], {}
     try:
         plan = [("local", 2), ("ray", 2)] + ([] if args.skip_1 else [("ray", 1), ("local", 1)])
+        if args.plan:
+            plan = [(x.rstrip("0123456789"), int(x[len(x.rstrip("0123456789")):])) for x in args.plan.split(",")]
         for kind, w in plan:
             os.environ["RTL_AGENT_CACHE"] = tempfile.mkdtemp(prefix=f"rtla-ray-bench-{kind}{w}-")
             ex = make_executor(kind, address=cluster.address, jobs=w,
@@ -79,7 +84,7 @@ def main():
         cluster.stop()
     res = pd.DataFrame(runs)
     OUT.mkdir(exist_ok=True)
-    res.to_csv(OUT / "ray_executor.csv", index=False)
+    res.to_csv(OUT / f"{args.name}.csv", index=False)
     cols = ["design", "pdk", "status", "sim", "simulator", "ppa"]
     a, b = frames[("local", 2)][cols].reset_index(drop=True), frames[("ray", 2)][cols].reset_index(drop=True)
     same = a.equals(b)
@@ -105,7 +110,7 @@ def main():
         md.append(f"- Ray overhead at 1 worker: {ovh1:+.1f}%")
     md.append(f"- load average (1 min) around the sweeps: {', '.join(str(r['load_before']) for r in runs)} "
               "(other agents share these 2 cores)")
-    (OUT / "ray_executor.md").write_text("\n".join(md) + "\n")
+    (OUT / f"{args.name}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 
 
