@@ -8,7 +8,6 @@ tool versions is refused; a failing job is not retried; without Ray the message 
 """
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
