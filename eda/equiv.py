@@ -408,13 +408,15 @@ def _parse_cex(cex: Path, amap: Path, inputs: list, clock, reset, active, fflogi
         if len(f) == 4 and f[0] == "input" and f[3].startswith("p") and f[3][1:].isdigit():
             pi[int(f[1])] = (int(f[3][1:]), int(f[2]))
     frames: dict = {}
+    last = 0
     for m in re.finditer(r"^pi(\d+)@(\d+)=([01])", cex.read_text(), re.M):
         k, fr, b = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        last = max(last, fr)
         if k in pi and b:
             i, bit = pi[k]
             v = frames.setdefault(fr, {})
             v[i] = v.get(i, 0) | (1 << bit)
-    n_frames = max(frames) + 1 if frames else 1
+    n_frames = last + 1          # every frame, also those whose inputs are all 0
     n = _init_frames(reset, fflogic)
     vecs = []
     for fr in range(n_frames):
