@@ -112,6 +112,21 @@ def test_bug_after_2_16_cycles_is_a_replayed_counterexample():
     assert len(cex["inputs"]) <= 32 and "inputs_omitted" in cex     # a long trace is summarised, not dumped
 
 
+FREE_CNT = """
+module fcnt(input clk, input rst, output reg [15:0] q);
+  always @(posedge clk) if (rst) q <= 16'd0; else q <= q + 16'd1;
+endmodule
+"""
+FREE_CNT_BUG = FREE_CNT.replace("q <= q + 16'd1", "q <= (q == 16'hffff) ? 16'd1 : q + 16'd1")
+
+
+def test_deep_bug_with_all_zero_inputs_replays_every_cycle():
+    """After reset every input is 0: the ABC trace must still replay all 65536+ cycles."""
+    st = equivalence({"c.v": FREE_CNT_BUG}, {"r.v": FREE_CNT}, "fcnt", clock="clk", reset="rst", timeout_s=T)
+    assert st.status == "counterexample", (st.status, st.diagnostics, st.data.get("replay_mismatch"))
+    assert st.data["counterexample"]["cycle"] >= 1 << 16
+
+
 def test_memory_design_proven_against_itself():
     """RTLLM's RAM (a memory without reset): SAT induction does not close; ABC dprove does."""
     t = load_task("RAM")
