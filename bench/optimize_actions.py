@@ -100,7 +100,8 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
                      f"{other} |")
     best = max(arms, key=lambda x: sum(r["success"] for r in by[x]) / max(1, len(by[x]) + sum(
         r["repaired"] for r in by[x]))) if arms else None
-    lines += ["", f"Best arm: **{best}**." if best else "", "", "## Per task (successes / samples, all arms)", "",
+    top = sum(r["success"] for r in by[best]) if best else 0
+    lines += ["", f"Best arm: **{best}**." if top else "No arm produced a success: there is no best arm by this measure.", "", "## Per task (successes / samples, all arms)", "",
               "| task | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
     for t in sorted({r["task"] for r in rows}):
         cells = []

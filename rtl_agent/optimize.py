@@ -96,7 +96,8 @@ class OptimizeConfig:
     workers: int = 2
     resume: bool = False
     keep_optimizer: int = 1           # optimizer states kept (latest steps); adapters are all kept
-    edit: str = "full"                # full | diff | mixed: rewrite the design, SEARCH/REPLACE edits, or either
+    edit: str = "diff"                # full | diff | mixed: rewrite the design, SEARCH/REPLACE edits, or either;
+                                      # diff: most candidates reach the EDA checks (bench/results/optimize_actions.md)
     prefill: bool = True              # start the answer (fence + module header / SEARCH marker) where the
                                       # backend can continue an assistant turn
     repair: int = 1                   # re-prompts of an edit that does not apply (with its error)
