@@ -8,7 +8,7 @@ and `Task.reference_sources()` renames it so the testbench can run the reference
 import re
 from pathlib import Path
 
-from eda.config import MissingData, require_shared
+from eda.config import MissingData, data_folder
 from eda.hdl import detect_clock_reset, module_names, strip_comments
 from eda.ports import PortError, parse_ports_ex
 
@@ -35,12 +35,7 @@ _READMEM = re.compile(r"\$(?:readmem[hb]|fopen)\s*\(\s*\"([^\"]+)\"")
 
 
 def root(path=None) -> Path:
-    if path is None:
-        return require_shared(REL)
-    p = Path(path)
-    if not p.is_dir():
-        raise MissingData(f"RTLLM folder {p} does not exist")
-    return p
+    return data_folder(path, REL, "RTLLM")
 
 
 def design_folders(path=None) -> list[Path]:

@@ -13,7 +13,7 @@ Upstream pass rule: compile with `iverilog -Wall -Winfloop -Wno-timescale -g2012
 import re
 from pathlib import Path
 
-from eda.config import MissingData, require_shared
+from eda.config import MissingData, data_folder
 from eda.hdl import detect_clock_reset
 from eda.ports import PortError, parse_ports_ex
 
@@ -60,12 +60,7 @@ def category_of(name: str) -> str:
 
 
 def root(path=None) -> Path:
-    if path is None:
-        return require_shared(REL)
-    p = Path(path)
-    if not p.is_dir():
-        raise MissingData(f"VerilogEval folder {p} does not exist")
-    return p
+    return data_folder(path, REL, "VerilogEval")
 
 
 def problem_names(path=None) -> list[str]:

@@ -30,6 +30,16 @@ def require_shared(rel: str, env_hint: str = "RTL_AGENT_SHARED") -> Path:
     raise MissingData(f"missing data '{rel}': looked in {where}; set {env_hint} to the folder that holds it")
 
 
+def data_folder(path, rel: str, what: str) -> Path:
+    """A data set's folder: `path` when given (it must exist), else `rel` under the shared data."""
+    if path is None:
+        return require_shared(rel)
+    p = Path(path)
+    if not p.is_dir():
+        raise MissingData(f"{what} folder {p} does not exist")
+    return p
+
+
 def cache_dir() -> Path:
     d = Path(os.environ.get("RTL_AGENT_CACHE") or
              Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rtl-agent")
