@@ -101,7 +101,8 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
     best = max(arms, key=lambda x: sum(r["success"] for r in by[x]) / max(1, len(by[x]) + sum(
         r["repaired"] for r in by[x]))) if arms else None
     top = sum(r["success"] for r in by[best]) if best else 0
-    lines += ["", f"Best arm: **{best}**." if top else "No arm produced a success: there is no best arm by this measure.", "", "## Per task (successes / samples, all arms)", "",
+    lines += ["", f"Best arm: **{best}**." if top else
+              "No arm produced a success: there is no best arm by this measure.", "", "## Per task (successes / samples, all arms)", "",
               "| task | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
     for t in sorted({r["task"] for r in rows}):
         cells = []

@@ -18,7 +18,8 @@ Steps 2-6 are `training.loop.Loop`; this module is the environment: prompts, ext
 Reward (documented, configurable through OptimizeConfig.penalties / valid_floor):
   a candidate that fails gets a fixed penalty by the first stage it fails
       extract -1.0 (no Verilog found), apply -1.0 (an edit that matches nowhere, even after its
-      re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8, lint -0.8, sim -0.6, interface -0.5,
+      re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8,
+      lint -0.8, sim -0.6, interface -0.5,
       equiv -0.5, synth -0.4, sta -0.3;
   a candidate that passes every stage but whose equivalence verdict is bounded(N) or cosim(K)
   (no proof) scores unproven -0.45 and is kept in the pool as "unproven" (never the best design),
@@ -57,7 +58,8 @@ from training.loop import Environment, Group, Loop, LoopConfig, step_seed
 from training.puct import Pool
 from training.store import RunStore
 
-PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "screen": -0.8, "lint": -0.8, "sim": -0.6, "interface": -0.5,
+PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "screen": -0.8, "lint": -0.8, "sim": -0.6,
+             "interface": -0.5,
              "equiv": -0.5, "unproven": -0.45, "synth": -0.4, "sta": -0.3}
 assert {"extract", *STAGES} <= set(PENALTIES), "a penalty for every stage of eda.stages.STAGES"
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet

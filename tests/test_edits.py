@@ -34,7 +34,8 @@ def test_apply_exact_whitespace_fuzzy():
     r = edits.apply_blocks(PARENT, [("  assign w = a && 4'hf;", "  assign w = a;")])
     assert r.how == ["fuzzy"] and "4'hf" not in r.code
     # several blocks apply in order, each to the result of the previous one
-    r = edits.apply_blocks(PARENT, [("  assign w = a & 4'hf;", "  assign w = a;"), ("  assign w = a;", "  assign w = a | 4'h0;")])
+    r = edits.apply_blocks(PARENT, [("  assign w = a & 4'hf;", "  assign w = a;"),
+                                    ("  assign w = a;", "  assign w = a | 4'h0;")])
     assert r.how == ["exact", "exact"] and "a | 4'h0" in r.code
 
 
