@@ -83,9 +83,21 @@ def load_task(path_or_name) -> Task:
         f"not {x.what}" + (f" ({', '.join(x.known())})" if x.known else "") for x in SOURCES.values()))
 
 
-def load_suite(which, skip_missing: bool = False) -> list[Task]:
+def load_suite(which, skip_missing: bool = False, only: str | None = None) -> list[Task]:
     """A registered suite by name ("rtllm", "designs"), or a folder: one task, or a suite of one kind.
-    skip_missing: leave out tasks whose shared data is absent instead of raising MissingData."""
+    skip_missing: leave out tasks whose shared data is absent instead of raising MissingData.
+    only: comma-separated task names to keep (ValueError names any the suite lacks)."""
+    tasks = _load_suite(which, skip_missing)
+    if only:
+        want = {x.strip() for x in only.split(",") if x.strip()}
+        unknown = want - {t.name for t in tasks}
+        if unknown:
+            raise ValueError(f"not in suite {which}: {', '.join(sorted(unknown))}")
+        tasks = [t for t in tasks if t.name in want]
+    return tasks
+
+
+def _load_suite(which, skip_missing: bool) -> list[Task]:
     s = str(which)
     if s in SOURCES:
         return SOURCES[s].load_all(None, skip_missing)

@@ -114,13 +114,7 @@ def run_suite(args, kind: str) -> int:
     """`rtl-agent optimize|cover --suite S [--executor ray]`: every design, one summary."""
     from designs import load_suite, load_task
     if args.suite:
-        tasks = load_suite(args.suite)
-        if args.designs:
-            want = set(args.designs.split(","))
-            unknown = want - {t.name for t in tasks}
-            if unknown:
-                raise ValueError(f"not in suite {args.suite}: {', '.join(sorted(unknown))}")
-            tasks = [t for t in tasks if t.name in want]
+        tasks = load_suite(args.suite, only=args.designs)
         names = [t.name for t in tasks]
         label = _slug(Path(args.suite).name)
     elif args.task:

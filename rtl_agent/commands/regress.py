@@ -43,13 +43,7 @@ def _slug(s: str) -> str:
 
 def run(args) -> int:
     ks = [int(k) for k in args.k.split(",") if k.strip()]
-    tasks = load_suite(args.suite)
-    if args.designs:
-        want = set(args.designs.split(","))
-        unknown = want - {t.name for t in tasks}
-        if unknown:
-            raise ValueError(f"not in suite {args.suite}: {', '.join(sorted(unknown))}")
-        tasks = [t for t in tasks if t.name in want]
+    tasks = load_suite(args.suite, only=args.designs)
     pol = candidates.make(args.policy, **({"max_tokens": args.max_tokens} if not (
         args.policy == "reference" or args.policy.startswith("files:")) else {}))
     n = 1 if args.policy == "reference" else args.n
