@@ -9,10 +9,9 @@ import re
 from pathlib import Path
 
 from eda.config import MissingData, data_folder
-from eda.hdl import detect_clock_reset, module_names, strip_comments
-from eda.ports import PortError, parse_ports_ex
+from eda.hdl import module_names, strip_comments
 
-from .task import Task, TaskError, read_source, tb_top_of, top_of
+from .task import Task, TaskError, read_interface, read_source, tb_top_of, top_of
 
 REL = "benchmarks/rtllm-v2.0"
 
@@ -83,16 +82,7 @@ def load_design(folder) -> Task:
     task = Task(name=name, top=top, spec=read_source(folder / "design_description.txt"), ports=[], root=folder,
                 reference=refs, testbenches=[tb], ref_top=ref_top, tb_top=tb_top,
                 category="/".join(rel.parts[:2]), tags=["rtllm"], source="rtllm", notes=notes, data_files=data)
-    try:
-        task.ports, note = parse_ports_ex(task.reference_sources(), top)
-    except PortError as e:
-        # keep the task (the suite stays whole); a regression reports it from the note
-        task.ports, note = [], f"ports unknown: {e}"
-    if note:
-        task.notes.append(f"reference: {note}")
-    code = "\n".join(task.reference_sources().values())
-    task.clock, task.reset, task.reset_active_low = detect_clock_reset(task.ports, code)
-    task.tags.append("seq" if task.clock else "comb")
+    read_interface(task)
     if any(m == top for m in module_names(tb_text)):
         task.notes.append(f"testbench itself defines '{top}'")
     return task

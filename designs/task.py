@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from eda.config import MissingData, require_shared
-from eda.hdl import find_top, module_names
+from eda.hdl import detect_clock_reset, find_top, module_names
 from eda.pdk import PDKS
 from eda.ports import Port, PortError, parse_ports_ex
 from eda.verdict import VerdictError, get_rule, is_cocotb_tb
@@ -275,3 +275,18 @@ def load_project_suite(folder=None, skip_missing: bool = False) -> list[Task]:
             if not skip_missing:
                 raise
     return out
+
+
+def read_interface(task: Task) -> Task:
+    """Ports, clock and reset of a suite task from its reference RTL (a seq/comb tag too). A reference
+    whose ports cannot be read keeps the task (the suite stays whole) with a note a regression reports."""
+    try:
+        task.ports, note = parse_ports_ex(task.reference_sources(), task.top)
+    except PortError as e:
+        task.ports, note = [], f"ports unknown: {e}"
+    if note:
+        task.notes.append(f"reference: {note}")
+    code = "\n".join(task.reference_sources().values())
+    task.clock, task.reset, task.reset_active_low = detect_clock_reset(task.ports, code)
+    task.tags.append("seq" if task.clock else "comb")
+    return task

@@ -14,10 +14,8 @@ import re
 from pathlib import Path
 
 from eda.config import MissingData, data_folder
-from eda.hdl import detect_clock_reset
-from eda.ports import PortError, parse_ports_ex
 
-from .task import Task, read_source
+from .task import Task, read_interface, read_source
 
 REL = "benchmarks/verilog-eval-v2/dataset_spec-to-rtl"
 TOP, REF_TOP, TB_TOP = "TopModule", "RefModule", "tb"
@@ -81,16 +79,7 @@ def load_problem(name: str, path=None) -> Task:
                 testbenches=[test, ref], ref_top=REF_TOP, tb_top=TB_TOP, category=category_of(name),
                 tags=["verilog-eval"], source="verilog-eval", notes=list(KNOWN_DEFECTS.get(name, [])),
                 verdict="verilog-eval", sim_flags={"icarus": list(ICARUS_FLAGS)})
-    try:
-        task.ports, note = parse_ports_ex(task.reference_sources(), TOP)
-    except PortError as e:
-        task.ports, note = [], f"ports unknown: {e}"
-    if note:
-        task.notes.append(f"reference: {note}")
-    code = "\n".join(task.reference_sources().values())
-    task.clock, task.reset, task.reset_active_low = detect_clock_reset(task.ports, code)
-    task.tags.append("seq" if task.clock else "comb")
-    return task
+    return read_interface(task)
 
 
 def load_named(name: str, path=None) -> Task:
