@@ -24,21 +24,12 @@ from eda import sandbox
 from eda.config import REPO, cache_dir
 from eda.flow import evaluate
 from eda.sandbox import Limits, screen
+from test_sandbox import TB   # the same inverter testbench
 
 pytestmark = pytest.mark.skipif(sandbox.isolation_mode() == "off", reason="RTL_AGENT_ISOLATION=off")
 
 TAG = secrets.token_hex(6)
 SECRET = secrets.token_hex(16)          # canary content; must never show up in any output
-TB = """`timescale 1ns/1ps
-module tb;
-  reg a = 0; wire y;
-  dut uut(.a(a), .y(y));
-  initial begin #10 a = 1; #10;
-    if (y === ~a) $display("===========Your Design Passed==========="); else $display("===========Failed===========");
-    $finish;
-  end
-endmodule
-"""
 FAST = {"sim": Limits(wall_s=6, cpu_s=10, mem_mb=2048), "lint": Limits(wall_s=20, cpu_s=20, mem_mb=2048)}
 PASTE = "`define S(x) $``x\n"          # `S(system) is $system after preprocessing; the screen sees `S(system)
 
