@@ -206,8 +206,13 @@ class RayExecutor:
         probe = self.ray.remote(_probe)
         refs = [probe.options(num_cpus=0, max_retries=1, scheduling_strategy=NodeAffinitySchedulingStrategy(
             n["NodeID"], soft=False)).remote(self.env) for n in self.nodes()]
-        bad = []
-        for node, fp in self.ray.get(refs):
+        bad, gone = [], (self.ray.exceptions.TaskUnschedulableError, self.ray.exceptions.NodeDiedError,
+                         self.ray.exceptions.WorkerCrashedError)
+        for ref in refs:
+            try:
+                node, fp = self.ray.get(ref)
+            except gone:
+                continue    # the node left the cluster since it was listed: it runs nothing (tasks check again)
             diff = differences(self.expect, fp)
             if diff:
                 bad.append(f"node {node[:12]}: {'; '.join(diff)}")

@@ -103,33 +103,13 @@ def test_ray_driver_killed_resumes(cluster, local_run, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.requires("iverilog", "yosys", "sta", modules=("ray",))
-def test_ray_node_lost_mid_run(cluster, local_run, tmp_path):
-    out = tmp_path / "run"
-    p = _regress(out, tmp_path / "cache", "--executor", "ray", "--ray-address", cluster.address, wait=False)
-    try:
-        _wait_designs(out, 1, p)
-        assert len(list((out / "designs").glob("*.json"))) < N
-        cluster.kill_raylet(1)     # node 2 is lost with whatever ran there; its tasks are retried on the head
-        text, _ = p.communicate(timeout=600)
-    finally:
-        p.kill()
-    assert p.returncode == 0, text[-3000:]
-    files = sorted(f.stem for f in (out / "designs").glob("*.json"))
-    assert files == sorted(DESIGNS.split(","))          # nothing lost
-    df = pd.read_csv(out / "results.csv")
-    assert len(df) == N and df.design.is_unique         # nothing duplicated
-    _same(local_run, out)
-
-
-@pytest.mark.slow
-@pytest.mark.requires("iverilog", "yosys", "sta", modules=("ray",))
 def test_ray_refuses_other_tools_and_never_retries_failures(cluster, tmp_path):
     import ray
 
     from rtl_agent import executor as ex_mod
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    ex = ex_mod.make_executor("ray", address=cluster.address, memory_mb=64)
-    try:
+    try:      # connects this process as a driver: it must disconnect whatever happens, or it exits later
+        ex = ex_mod.make_executor("ray", address=cluster.address, memory_mb=64)
         assert ex.expect["tools"]["yosys"]
         # a job that fails is a result of the job: raised in the driver, run once (no retry)
         counter = tmp_path / "attempts"
@@ -173,3 +153,24 @@ def test_local_executor_yields_as_completed():
     assert list(make_executor("local", jobs=1).map(_square, [2, 3])) == [4, 9]
     with pytest.raises(ValueError, match="unknown executor"):
         make_executor("slurm")
+
+
+# Last in the module: it kills a node of the module's cluster.
+@pytest.mark.slow
+@pytest.mark.requires("iverilog", "yosys", "sta", modules=("ray",))
+def test_ray_node_lost_mid_run(cluster, local_run, tmp_path):
+    out = tmp_path / "run"
+    p = _regress(out, tmp_path / "cache", "--executor", "ray", "--ray-address", cluster.address, wait=False)
+    try:
+        _wait_designs(out, 1, p)
+        assert len(list((out / "designs").glob("*.json"))) < N
+        cluster.kill_raylet(1)     # node 2 is lost with whatever ran there; its tasks are retried on the head
+        text, _ = p.communicate(timeout=600)
+    finally:
+        p.kill()
+    assert p.returncode == 0, text[-3000:]
+    files = sorted(f.stem for f in (out / "designs").glob("*.json"))
+    assert files == sorted(DESIGNS.split(","))          # nothing lost
+    df = pd.read_csv(out / "results.csv")
+    assert len(df) == N and df.design.is_unique         # nothing duplicated
+    _same(local_run, out)
