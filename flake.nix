@@ -9,7 +9,7 @@
       devShells = forAll (pkgs: {
         default = pkgs.mkShell {
           # the same tools scripts/setup.sh installs on Debian; Python deps come from requirements.txt
-          packages = with pkgs; [ python311 iverilog yosys verilator opensta openroad gcc gnumake perl ];
+          packages = with pkgs; [ python311 iverilog yosys verilator opensta openroad gcc gnumake perl bubblewrap util-linux ];
           shellHook = ''
             [ -d .venv ] || python -m venv .venv
             source .venv/bin/activate
