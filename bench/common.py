@@ -1,4 +1,5 @@
 """Shared bits for benchmark scripts: tool versions, date, markdown tables."""
+import csv
 import datetime
 import platform
 
@@ -18,3 +19,12 @@ def header(title: str, extra: dict | None = None) -> str:
 def _cores():
     import os
     return os.cpu_count()
+
+
+def write_rows(path, rows: list):
+    """rows (dicts with the same keys) as CSV; rewritten whole after each run, so a partial benchmark
+    still leaves a readable file."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)

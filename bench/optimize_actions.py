@@ -15,7 +15,6 @@ Writes bench/results/optimize_actions.{csv,md}; runs live in runs/optimize_actio
 (a run folder that already holds step 1 is read, not redone).
 """
 import argparse
-import csv
 import os
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.common import write_rows  # noqa: E402
 RESULTS = ROOT / "bench" / "results"
 
 PROJECT = ["adder16", "alu8", "counter8", "crc8", "fifo8x4", "fsm_seq", "gray_counter", "lzc16", "mult8",
@@ -144,10 +144,7 @@ def main(argv=None) -> int:
                 print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {arm} s{seed}: "
                       f"{sum(r['success'] for r in got)}/{len(got)} "
                       f"({', '.join(r['status'] for r in got)})", flush=True)
-                with open(RESULTS / f"{a.name}.csv", "w", newline="") as f:
-                    w = csv.DictWriter(f, fieldnames=list(rows[0]))
-                    w.writeheader()
-                    w.writerows(rows)
+                write_rows(RESULTS / f"{a.name}.csv", rows)
                 (RESULTS / f"{a.name}.md").write_text("\n".join(summarise(rows, a, time.time() - t0, skipped)) + "\n")
     print(f"wrote {RESULTS / a.name}.{{csv,md}} in {(time.time() - t0) / 60:.1f} min")
     return 0

@@ -13,7 +13,6 @@ Writes bench/results/ttt_vs_frozen.{csv,md,png}. Runs live in runs/ttt_vs_frozen
 and are resumed, so an interrupted benchmark continues where it stopped.
 """
 import argparse
-import csv
 import os
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.common import write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 MODES = ("ttt", "frozen")
@@ -161,10 +161,7 @@ def main(argv=None) -> int:
                 print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {mode} seed {seed}: valid "
                       f"{sum(r['valid'] for r in rows[-a.steps:])}/{sum(r['samples'] for r in rows[-a.steps:])}, "
                       f"best {rows[-1]['best_ratio']:.4f}", flush=True)
-                with open(RESULTS / f"{a.name}.csv", "w", newline="") as f:
-                    w = csv.DictWriter(f, fieldnames=list(rows[0]))
-                    w.writeheader()
-                    w.writerows(rows)
+                write_rows(RESULTS / f"{a.name}.csv", rows)
                 # md and png after every run, so an interrupted benchmark still leaves a readable summary
                 (RESULTS / f"{a.name}.md").write_text("\n".join(write_md(rows, a, tools_line, time.time() - t0)))
                 plot(rows, RESULTS / f"{a.name}.png")

@@ -138,16 +138,11 @@ def test_diff_duplicate_and_repair_in_optimize(tmp_path):
     good = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = cin + b + a;") + "```"
     dup = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = a + b + cin;  // same") + "```"
     bad = block("    assign q = z;", "    assign q = 0;") + "```"
-    from rtl_agent.optimize import OptimizeConfig, Optimizer
+    from rtl_agent.optimize import OptimizeConfig
     cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=3, batch=1, group=1, edit="diff",
                          train=False, repair=1, workers=1, pool=False, prefill=False)
     pol = ScriptedPolicy([good, dup, bad, bad])     # step 3: the bad edit, then its (still bad) re-prompt
-    opt = Optimizer(cfg, policies=(pol, None))
-    try:
-        opt.open()
-        opt.run()
-    finally:
-        opt.close()
+    _run(cfg, pol)
     assert all(c["prefill"] is None and c["stop"] == [">>>>>>> REPLACE"] for c in pol.calls)
     assert "does not apply" in pol.calls[-1]["prompt"][-1]["content"]       # the re-prompt carries the error
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
@@ -193,17 +188,12 @@ def test_count_tokens_and_context_window(model):
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_prefilled_edit_writes_only_the_replacement(tmp_path):
     """With prefill, a diff's SEARCH part is one statement of the parent: the model writes its replacement."""
-    from rtl_agent.optimize import OptimizeConfig, Optimizer
+    from rtl_agent.optimize import OptimizeConfig
     from training.store import RunStore
     cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, edit="diff",
                          train=False, workers=1)
     pol = ScriptedPolicy(["    assign {cout, sum} = cin + b + a;\n"])
-    opt = Optimizer(cfg, policies=(pol, None))
-    try:
-        opt.open()
-        opt.run()
-    finally:
-        opt.close()
+    _run(cfg, pol)
     assert pol.calls[0]["prefill"].endswith("<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n")
     assert pol.calls[0]["stop"] == [">>>>>>> REPLACE"]      # one block: the prefilled one
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
@@ -266,3 +256,13 @@ def test_stop_string_put_back_on_its_own_line(tmp_path):
     text = "```verilog\n<<<<<<< SEARCH\n  assign y = w;\n=======\n" + loop.text(c, ">>>>>>> REPLACE")
     assert edits.parse_blocks(text) == [("  assign y = w;\n", "assign y = a;\n")]
     assert loop.text(Completion("x", [1], [], [0], "stop")) == "x\nendmodule"
+
+
+def _run(cfg, pol):
+    from rtl_agent.optimize import Optimizer
+    opt = Optimizer(cfg, policies=(pol, None))
+    try:
+        opt.open()
+        opt.run()
+    finally:
+        opt.close()
