@@ -74,7 +74,7 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
         by[r["arm"]].append(r)
     arms = [x for x in ARMS if x in by]
     lines = [f"# Action formats: full / diff / mixed, prefill on / off ({date.today().isoformat()})", "",
-             f"Model: bundled SmolLM2-135M-Instruct (transformers, CPU fp32), no training. Per task, seed and arm: "
+             f"Model: bundled SmolLM2-135M-Instruct (policy `{a.policy}`, CPU), no training. Per task, seed and arm: "
              f"one step from the reference, {a.group} samples of at most {a.max_tokens} tokens, temperature 0.8, "
              f"re-prompts of a failed edit: {a.repair}. Seeds: {a.seeds}. Wall time {elapsed / 60:.1f} min on 2 "
              "shared CPU cores.", "",
@@ -124,9 +124,10 @@ def main(argv=None) -> int:
     ap.add_argument("--repair", type=int, default=1)
     ap.add_argument("--runs", default=str(ROOT / "runs" / "optimize_actions"))
     ap.add_argument("--name", default="optimize_actions")
+    ap.add_argument("--policy", default="default", help="policy spec, e.g. vllm:default (faster sampling on CPU)")
     a = ap.parse_args(argv)
     from rtl_agent.policy import make_policy
-    policy = make_policy("default")
+    policy = make_policy(a.policy)
     RESULTS.mkdir(parents=True, exist_ok=True)
     t0, rows, skipped = time.time(), [], []
     for seed in [int(s) for s in a.seeds.split(",")]:
