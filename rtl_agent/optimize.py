@@ -415,6 +415,7 @@ class Optimizer:
         self.task = self.env.task
         self.loop = Loop(self.env, cfg.loop_config(), self.dir, lambda: policies or build_policies(cfg),
                          resume=cfg.resume, on_event=on_event)
+        self._lent = policies is not None     # policies passed in belong to the caller, who closes them
 
     @property
     def step(self) -> int:
@@ -445,7 +446,7 @@ class Optimizer:
                 "best_step": best["step"], "pool_size": len(self.env.pool_), "isolation": isolation_mode()}
 
     def close(self):
-        self.loop.close()
+        self.loop.close(policies=not self._lent)
 
 
 def _join(src: dict) -> str:

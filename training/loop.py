@@ -387,8 +387,9 @@ class Loop:
         self.step = k
         self.env.committed(k, rows, self.store)
 
-    def close(self):
-        for p in {id(x): x for x in (self.sampler, self.trainer) if x is not None}.values():
+    def close(self, policies: bool = True):
+        """policies=False leaves the sampler/trainer open: the caller lent them and reuses them."""
+        for p in {id(x): x for x in (self.sampler, self.trainer) if x is not None and policies}.values():
             if callable(getattr(p, "close", None)):
                 p.close()
         if self.store:
