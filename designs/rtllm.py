@@ -4,16 +4,22 @@ Layout: <root>/<Category>/<Subcategory>/<design>/{design_description.txt, testbe
 verified_*.v, data files}.  The DUT name comes from what the testbench instantiates;
 the reference's module name may differ (adder_pipe_64bit -> verified_adder_64bit),
 and `Task.reference_sources()` renames it so the testbench can run the reference.
+Observation rules (equivalence modulo the specification's don't-cares) come from rtllm_observe.yaml.
 """
 import re
+from functools import lru_cache
 from pathlib import Path
+
+import yaml
 
 from eda.config import MissingData, data_folder
 from eda.hdl import module_names, strip_comments
+from eda.observe import ObserveError, check as check_observe, parse as parse_observe
 
 from .task import Task, TaskError, read_interface, read_source, tb_top_of, top_of
 
 REL = "benchmarks/rtllm-v2.0"
+OBSERVE = Path(__file__).resolve().parent / "rtllm_observe.yaml"
 
 # Upstream defects documented in shared/README.md and measured on 2026-11-30 with
 # Icarus 11 (-g2012) running each reference against its own testbench
@@ -31,6 +37,18 @@ KNOWN_DEFECTS = {
 }
 
 _READMEM = re.compile(r"\$(?:readmem[hb]|fopen)\s*\(\s*\"([^\"]+)\"")
+
+
+@lru_cache(maxsize=1)
+def observe_rules() -> dict:
+    """design -> its rule text from rtllm_observe.yaml ('strict' or a mapping)."""
+    try:
+        rules = yaml.safe_load(OBSERVE.read_text())
+    except (OSError, yaml.YAMLError) as e:
+        raise TaskError(f"{OBSERVE}: {e}") from None
+    if not isinstance(rules, dict):
+        raise TaskError(f"{OBSERVE}: expected a mapping of design names to rules")
+    return rules
 
 
 def root(path=None) -> Path:
@@ -83,6 +101,15 @@ def load_design(folder) -> Task:
                 reference=refs, testbenches=[tb], ref_top=ref_top, tb_top=tb_top,
                 category="/".join(rel.parts[:2]), tags=["rtllm"], source="rtllm", notes=notes, data_files=data)
     read_interface(task)
+    rules = observe_rules()
+    if name not in rules:
+        task.notes.append(f"no observation rule in {OBSERVE.name}: equivalence is strict")
+    try:
+        task.observe = parse_observe(rules.get(name), f"{OBSERVE}: {name}")
+        if task.observe and task.ports:
+            check_observe(task.observe, task.ports, f"{OBSERVE}: {name}")
+    except ObserveError as e:
+        raise TaskError(str(e)) from None
     if any(m == top for m in module_names(tb_text)):
         task.notes.append(f"testbench itself defines '{top}'")
     return task

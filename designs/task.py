@@ -14,6 +14,7 @@ import yaml
 
 from eda.config import MissingData, require_shared
 from eda.hdl import detect_clock_reset, find_top, module_names
+from eda.observe import Observe, ObserveError, check as check_observe, parse as parse_observe
 from eda.pdk import PDKS
 from eda.ports import Port, PortError, parse_ports_ex
 from eda.verdict import VerdictError, get_rule, is_cocotb_tb
@@ -49,6 +50,7 @@ class Task:
     golden_prefix: str | None = None          # testbench compares against a renamed copy of the reference
     verdict: str | dict | None = None         # sim verdict rule (eda.verdict): preset name or regexes; None: detect
     sim_flags: dict = field(default_factory=dict)   # extra compile flags per simulator ({"icarus": [...]})
+    observe: Observe | None = None            # equivalence modulo the spec's don't-cares (eda.observe); None: strict
 
     @property
     def sequential(self) -> bool:
@@ -87,6 +89,7 @@ class Task:
                 "reference": [str(p) for p in self.reference], "testbenches": [str(p) for p in self.testbenches],
                 "data_files": [str(p) for p in self.data_files], "golden_prefix": self.golden_prefix,
                 "verdict": self.verdict, "sim_flags": dict(self.sim_flags),
+                "observe": self.observe.to_dict() if self.observe else None,
                 "notes": list(self.notes), "spec": self.spec}
 
 
@@ -118,7 +121,7 @@ def top_of(texts: dict[str, str]) -> str:
 
 _REQUIRED = ("name", "top", "spec", "ports", "reference", "testbench")
 _KNOWN = set(_REQUIRED) | {"clock", "reset", "reset_active_low", "period_ns", "pdk", "category", "tags",
-                           "golden_prefix", "notes", "data_files", "verdict"}
+                           "golden_prefix", "notes", "data_files", "verdict", "observe"}
 
 
 def _resolve(root: Path, rel: str, yml: Path, fld: str) -> Path:
@@ -224,12 +227,16 @@ def load_project_task(folder: Path) -> Task:
         get_rule(verdict)
     except VerdictError as e:
         raise TaskError(f"{yml}: field {e}") from None
+    try:
+        observe = parse_observe(cfg.get("observe"), f"{yml}: field 'observe'")
+    except ObserveError as e:
+        raise TaskError(str(e)) from None
     task = Task(name=cfg["name"], top=cfg["top"], spec=spec.read_text(), ports=ports, root=folder,
                 reference=reference, testbenches=tbs, clock=cfg.get("clock"), reset=cfg.get("reset"),
                 reset_active_low=rst_low, period_ns=float(period), pdk=pdk,
                 category=str(cfg.get("category", "")), tags=[str(t) for t in tags], source="project",
                 notes=[str(n) for n in cfg.get("notes") or []], data_files=data,
-                golden_prefix=cfg.get("golden_prefix"), verdict=verdict)
+                golden_prefix=cfg.get("golden_prefix"), verdict=verdict, observe=observe)
     ref_texts = {p.name: read_source(p) for p in reference}
     task.ref_top = task.top if any(task.top in module_names(t) for t in ref_texts.values()) else top_of(ref_texts)
     if is_cocotb_tb({p.name: "" for p in tbs}):
@@ -247,6 +254,11 @@ def load_project_task(folder: Path) -> Task:
         task.notes.append(f"reference: {note}")
     check_ports(ports, parsed, str(yml))
     task.ports = parsed         # same set as declared, in the RTL's order
+    if observe:
+        try:
+            check_observe(observe, parsed, f"{yml}: field 'observe'")
+        except ObserveError as e:
+            raise TaskError(str(e)) from None
     return task
 
 

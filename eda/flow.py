@@ -29,11 +29,12 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
              period: float = 10.0, stages=ALL_STAGES, simulators=("icarus", "verilator"),
              sim_fallback_on_fail: bool = False,
              use_cache: bool = True, cache: Cache | None = None, limits: dict | None = None,
-             equiv_opts: dict | None = None, verdict=None, sim_flags: dict | None = None) -> Report:
+             equiv_opts: dict | None = None, verdict=None, sim_flags: dict | None = None, observe=None) -> Report:
     """Score one candidate. `sources`: dict name->text or paths. `tb`: testbench files (+ data files;
     a Python test module runs through cocotb). `ref`: reference sources for the interface/equivalence
     stages. `verdict`: the sim verdict rule (preset name, mapping, eda.verdict.VerdictRule; None: detect
-    from the testbench); `sim_flags`: extra compile flags per simulator. Never raises for bad candidates."""
+    from the testbench); `sim_flags`: extra compile flags per simulator; `observe`: the task's observation
+    rule (eda.observe.Observe; None: strict equivalence). Never raises for bad candidates."""
     t0 = time.monotonic()
     texts = as_texts(sources)
     tb_texts = as_texts(tb)
@@ -50,7 +51,8 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
                    "tb_top": tb_top, "clock": clock, "reset": reset, "stages": front, "sims": list(simulators),
                    "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver,
                    "isolation": iso,    # an unsandboxed result is never served as a sandboxed one
-                   **({"verdict": rule_key(rule)} if rule else {}), **({"sim_flags": sim_flags} if sim_flags else {})})
+                   **({"verdict": rule_key(rule)} if rule else {}), **({"sim_flags": sim_flags} if sim_flags else {}),
+                   **({"observe": observe.to_dict()} if observe else {})})
     k_back = key({"src": src_id, "top": top, "pdk": pdk, "corner": corner, "clock": clock, "period": period,
                   "stages": back, "lib": pdks.lib_hash(pdk, corner) if back else None, "flow": FLOW_VERSION,
                   "tools": ver, "isolation": iso}) if back else None
@@ -62,7 +64,7 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
         rep.status = hit_front["status"]
     else:
         _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, front, simulators, lims, eq,
-               sim_fallback_on_fail, rule, sim_flags)
+               sim_fallback_on_fail, rule, sim_flags, observe)
         if cache and not _timed_out(rep):   # timeouts depend on machine load: retry next time
             cache.put(k_front, {"status": rep.status, "stages": {k: v.to_dict() for k, v in rep.stages.items()}})
     hit_back = None
@@ -121,7 +123,7 @@ def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
 
 
 def _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, stages, simulators, lims, equiv_opts,
-           sim_fallback_on_fail, rule=None, sim_flags=None):
+           sim_fallback_on_fail, rule=None, sim_flags=None, observe=None):
     def go(st: StageResult) -> bool:
         rep.add(st)
         return rep.ok
@@ -136,10 +138,12 @@ def _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, stages, s
                            sim_flags=sim_flags)):
             return
     if "equiv" in stages and ref_texts:
-        from .equiv import check_interface, equivalence   # lazy: heavier, and only with a reference
+        from .equiv import check_interface   # lazy: heavier, and only with a reference
+        from .observe import equivalence
         if not go(check_interface(texts, ref_texts, top)):
             return
-        go(equivalence(texts, ref_texts, top, clock=None if clock == "auto" else clock, reset=reset, **equiv_opts))
+        go(equivalence(texts, ref_texts, top, observe, clock=None if clock == "auto" else clock, reset=reset,
+                       **equiv_opts))
 
 
 def _back(rep, texts, top, pdk, corner, clock, period, stages, lims):

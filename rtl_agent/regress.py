@@ -59,7 +59,8 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
             continue
         rep = evaluate(src, task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
                        ref=task.reference_sources() if equiv else None, clock=task.clock or "auto",
-                       reset=task.reset, period=task.period_ns, simulators=sims, **_sim_opts(task))
+                       reset=task.reset, period=task.period_ns, simulators=sims,
+                       observe=getattr(task, "observe", None) if equiv else None, **_sim_opts(task))
         fs = rep.failed_stage
         eq = rep.stages["equiv"].status if "equiv" in rep.stages else None
         rows.append({"sample": label, "status": rep.status, "failed_stage": fs,
@@ -67,8 +68,12 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
                      "ppa": rep.ppa, "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
                      "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_proven(eq))),
                      "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq})
+    rule = getattr(task, "observe", None)
     return {"design": task.name, "category": task.category, "reference": ref, "samples": rows,
-            "notes": list(task.notes), "isolation": isolation_mode()}
+            "notes": list(task.notes), "isolation": isolation_mode(),
+            # which equivalence decided: strict (every output, every cycle) or spec (the task's observe rule)
+            "equiv_mode": ("spec" if rule else "strict") if equiv else "",
+            "observe": rule.rules() if rule and equiv else []}
 
 
 def summarize_design(d: dict, ks) -> dict:
@@ -89,6 +94,8 @@ def summarize_design(d: dict, ks) -> dict:
     # with --equiv only a proof passes; bounded/cosim verdicts are counted here, never as func_pass
     out["equiv_proven"] = sum(1 for r in rows if r.get("equiv") and is_proven(r["equiv"]))
     out["equiv_unproven"] = sum(1 for r in rows if r.get("equiv") and is_unproven(r["equiv"]))
+    out["equiv_mode"] = d.get("equiv_mode", "")
+    out["observe"] = "; ".join(d.get("observe", []))
     for st in FAIL_ORDER:
         out[f"fail_{st}"] = sum(1 for r in rows if r.get("failed_stage") == st)
     out["notes"] = " ".join(d.get("notes", []))[:300]

@@ -24,6 +24,8 @@ def summary(df: pd.DataFrame, ks) -> dict:
     s["ppa_designs"] = len(both)
     s["geomean_ppa_ratio"] = geomean(both.ppa_ratio.tolist())
     s["failures"] = {c[5:]: int(df[c].sum()) for c in df.columns if c.startswith("fail_") and df[c].sum()}
+    if "equiv_mode" in df and df.equiv_mode.astype(bool).any():    # --equiv: designs decided by each kind
+        s["equiv_modes"] = {m: int(n) for m, n in df.equiv_mode.value_counts().items() if m}
     return s
 
 
@@ -34,7 +36,8 @@ def markdown(df: pd.DataFrame, s: dict, meta: dict, ks) -> str:
     for k, v in s.items():
         lines.append(f"| {k} | {v:.4g} |" if isinstance(v, float) else f"| {k} | {v} |")
     cols = ["design", "category", "samples", "syntax_pass", "func_pass"] + [f"pass@{k}" for k in ks] + \
-           ["ppa_ratio", "ref_status", "simulator", "notes"]
+           ["ppa_ratio", "ref_status", "simulator"] + \
+           (["equiv_mode"] if "equiv_mode" in df and df.equiv_mode.astype(bool).any() else []) + ["notes"]
     lines += ["", "## Per design", "", md_table(df[cols])]
     return "\n".join(lines)
 

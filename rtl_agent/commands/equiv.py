@@ -4,7 +4,9 @@ import json
 import sys
 from pathlib import Path
 
-from eda.equiv import equivalence
+import yaml
+
+from eda.observe import ObserveError, equivalence, parse as parse_observe
 from eda.report import is_pass
 
 DESCRIPTION = """Check that CANDIDATE implements the same circuit as the reference.
@@ -21,12 +23,21 @@ optimize reward and do not pass `regress --equiv`):
   unknown(replay-mismatch)  a formal counterexample that Icarus does not reproduce (X or initial
                      values); --json shows data.replay_mismatch
 Also: error (a design does not elaborate), rejected (candidate failed source screening),
-fail (ports differ from the reference)."""
+fail (ports differ from the reference).
+
+--observe FILE checks equivalence modulo the specification's don't-cares (spec-level instead of
+strict): FILE holds one rule, e.g.
+  when: {data_out: valid_out}     # data_out compared only in cycles where valid_out is 1
+  reset: free                     # outputs free while reset is asserted (reset_cycles: N: N more cycles)
+  cite: "the spec sentence that makes these values don't-cares"
+or a file of rules per design (designs/rtllm_observe.yaml), from which --top's entry is taken.
+A reference X is a don't-care in co-simulation and replay only, never in the formal proof."""
 
 EPILOG = """examples:
   rtl-agent equiv my_adder.v --ref verified_adder_32bit.v --top adder_32bit
   rtl-agent equiv cnt.v --ref ref_cnt.v --top counter --clock clk --reset rst_n --reset-active-low
   rtl-agent equiv a.v b.v --ref ref.v --top t --json > verdict.json
+  rtl-agent equiv accu.v --ref verified_accu.v --top accu --observe designs/rtllm_observe.yaml
 """
 
 
@@ -45,6 +56,8 @@ def register(sub):
     p.add_argument("--cycles", type=int, default=2000, help="random co-simulation cycles (default 2000)")
     p.add_argument("--timeout", type=float, default=60, help="seconds for the whole check (default 60)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random co-simulation stimulus")
+    p.add_argument("--observe", type=Path, metavar="FILE",
+                   help="observation rule (YAML): compare only what the specification defines (see above)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run)
 
@@ -58,10 +71,31 @@ def _read(paths) -> dict:
     return out
 
 
+def _observe(path: Path | None, top: str):
+    """The rule in FILE: the file itself, or its entry for `top` in a file of rules per design."""
+    if path is None:
+        return None
+    if not path.is_file():
+        raise FileNotFoundError(f"--observe: no such file: {path}")
+    try:
+        obj = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        raise ValueError(f"--observe {path}: not valid YAML: {e}") from None
+    if isinstance(obj, dict) and obj and not set(obj) <= {"when", "reset", "reset_cycles", "cite"}:
+        if top not in obj:
+            raise ValueError(f"--observe {path}: no rule for '{top}' (it has {len(obj)} other entries)")
+        obj = obj[top]
+    try:
+        return parse_observe(obj, f"--observe {path}")
+    except ObserveError as e:
+        raise ValueError(str(e)) from None
+
+
 def run(args) -> int:
     if args.depth < 1 or args.cycles < 1 or args.timeout <= 0:
         raise ValueError("--depth and --cycles must be >= 1 and --timeout > 0")
-    st = equivalence(_read(args.candidate), _read(args.ref), args.top, clock=args.clock, reset=args.reset,
+    rule = _observe(args.observe, args.top)
+    st = equivalence(_read(args.candidate), _read(args.ref), args.top, rule, clock=args.clock, reset=args.reset,
                      reset_active_low=args.reset_active_low, depth=args.depth, cosim_cycles=args.cycles,
                      timeout_s=args.timeout, seed=args.seed, ref_top=args.ref_top)
     if args.json:
@@ -70,7 +104,8 @@ def run(args) -> int:
         d = st.data
         how = f" by {d['method']}" if d.get("method") else ""
         unproven = " (unproven)" if st.status.startswith(("bounded", "cosim")) else ""
-        print(f"{args.top}: {st.status}{how}{unproven} in {st.seconds:.2f} s")
+        mode = f"spec-level ({'; '.join(rule.rules())})" if rule else "strict"
+        print(f"{args.top}: {st.status}{how}{unproven} in {st.seconds:.2f} s; equivalence: {mode}")
         for diag in st.diagnostics:
             print(f"  {diag.message}")
         cex = d.get("counterexample")
