@@ -5,11 +5,11 @@ An optimizer rewarded by a weak testbench learns the testbench; this stage is th
 guard.  `equivalence(...).status` is the verdict itself:
 
     proven             a proof; data.method: `exhaustive simulation` (small combinational),
-                       `sat` (combinational), `sat-induction`, `abc-dprove` (sequential)
+                       `sat` (combinational), `sat-induction`, `abc-dprove`, `abc-pdr` (sequential)
     bounded(N)         no difference in the first N cycles after reset (nothing closed a proof)
     cosim(K vectors)   formal check unavailable/timed out; K random cycles agreed in Icarus
     counterexample     the designs differ; data/diagnostics hold the inputs per cycle
-                       (data.method: sat, sat-induction, abc-sim3, abc-dprove, cosim, structural)
+                       (data.method: sat, sat-induction, abc-sim3, abc-dprove, abc-pdr, cosim, structural)
     unknown(timeout)   nothing conclusive within the time limit
     unknown(replay-mismatch)  SAT or ABC found a difference that the Icarus replay does not
                        reproduce (X / initial-value semantics); data.replay_mismatch holds the
@@ -371,21 +371,32 @@ def _abc(gold: _Design, gate: _Design, root: Path, clock, reset, active, fflogic
         sim_note = "sim3: no difference" + (" (time limit)" if r.timed_out or "timeout" in r.out.lower()
                                              else f" in {SIM_FRAMES} frames")
         # 2. proof: dprove (BMC, retiming, induction with fraiging, interpolation, BDD reachability, PDR)
-        left = max(1.0, deadline - time.monotonic())
-        cmd = f"read prove.aig; dprove -T {max(1, int(left))}; write_cex -n prove.cex"
-        r = run(ABC.commands_cmd(cmd), folder, _limits(deadline))
-        logs.append(r.out[-1500:])
-        res["dprove_seconds"] = round(r.seconds, 3)
-        m = _ASSERTED.search(r.out)
-        if "Networks are equivalent" in r.out or "Property proved" in r.out:
-            res.update(verdict="proven", method="abc-dprove")
-        elif m and (folder / "prove.cex").exists():
-            vecs = _parse_cex(folder / "prove.cex", folder / "prove.map", inputs, clock, reset, active, fflogic)
-            res.update(verdict="counterexample", method="abc-dprove", vectors=vecs,
-                       frame=int(m.group(1)) if m.group(1) else len(vecs) - 1)
-        else:
-            why = "time limit" if r.timed_out else ("undecided" if "UNDECIDED" in r.out else f"abc exit {r.rc}")
-            res.update(verdict="unknown", why=f"{sim_note}; dprove: {why}")
+        #    decides designs whose state corresponds within a fraction of a second but ignores its -T on
+        #    others (freq_div's 7- vs 6-bit counter: 70 s), so it gets half the time; then PDR alone
+        #    (an inductive invariant over unreachable counter values: under a second there)
+        whys = []
+        for engine, share in (("dprove", 0.5), ("pdr", 1.0)):
+            left = (deadline - time.monotonic()) * share
+            if left < 0.5:
+                whys.append(f"{engine}: no time left")
+                break
+            cmd = f"read prove.aig; {engine} -T {max(1, int(left))}; write_cex -n prove.cex"
+            r = run(ABC.commands_cmd(cmd), folder, _limits(time.monotonic() + left))
+            logs.append(r.out[-1500:])
+            res[f"{engine}_seconds"] = round(r.seconds, 3)
+            m = _ASSERTED.search(r.out)
+            if "Networks are equivalent" in r.out or "Property proved" in r.out:
+                res.update(verdict="proven", method=f"abc-{engine}")
+                break
+            if m and (folder / "prove.cex").exists():
+                vecs = _parse_cex(folder / "prove.cex", folder / "prove.map", inputs, clock, reset, active, fflogic)
+                res.update(verdict="counterexample", method=f"abc-{engine}", vectors=vecs,
+                           frame=int(m.group(1)) if m.group(1) else len(vecs) - 1)
+                break
+            whys.append(f"{engine}: " + ("time limit" if r.timed_out else
+                                         "undecided" if "UNDECIDED" in r.out else f"abc exit {r.rc}"))
+        if "verdict" not in res:
+            res.update(verdict="unknown", why=f"{sim_note}; {'; '.join(whys)}")
     res["log"] = "\n".join(logs)[-3000:]
     res["seconds"] = time.monotonic() - t0
     return res
@@ -774,7 +785,7 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
     elif verdict == "unknown":
         notes.append("formal check timed out")
 
-    # 1b. ABC when induction did not close: deep random simulation (sim3), then dprove
+    # 1b. ABC when induction did not close: deep random simulation (sim3), then dprove, then PDR
     abc = None
     if (verdict in ("bounded", "unknown") and gold.il is not None and gate.il is not None
             and deadline - time.monotonic() > 1.5):
@@ -789,7 +800,7 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         if abc["verdict"] == "proven":
             res.status = "proven"
             res.data.update({"verdict": "proven", "method": abc["method"]})
-            res.diagnostics = [Diagnostic(f"SAT induction did not close ({verdict}); proven by ABC dprove",
+            res.diagnostics = [Diagnostic(f"SAT induction did not close ({verdict}); proven by {abc['method']}",
                                           severity="info")]
             return
         if abc["verdict"] in ("unknown", "error"):
