@@ -275,6 +275,7 @@ def _trace_vectors(trace: dict, inputs: list, fflogic: bool, clock) -> tuple[lis
 # ---- ABC: sequential proof (dprove) and deep simulation (sim3) on an AIGER miter -------
 
 SIM_FRAMES = (1 << 17) + 64      # sim3 depth: bugs that need a 16-bit counter to wrap twice
+DPROVE_MAX_S = 4.0               # dprove's share of the ABC time at most; PDR gets the rest
 EXPORT_DELAY_S = 0.4             # SAT decides most designs sooner; only then is the AIGER export started beside it
 
 
@@ -372,11 +373,11 @@ def _abc(gold: _Design, gate: _Design, root: Path, clock, reset, active, fflogic
                                              else f" in {SIM_FRAMES} frames")
         # 2. proof: dprove (BMC, retiming, induction with fraiging, interpolation, BDD reachability, PDR)
         #    decides designs whose state corresponds within a fraction of a second but ignores its -T on
-        #    others (freq_div's 7- vs 6-bit counter: 70 s), so it gets half the time; then PDR alone
-        #    (an inductive invariant over unreachable counter values: under a second there)
+        #    others (freq_div's 7- vs 6-bit counter: 70 s), so it gets half the time, at most
+        #    DPROVE_MAX_S; then PDR alone (an invariant over unreachable counter values: under a second)
         whys = []
-        for engine, share in (("dprove", 0.5), ("pdr", 1.0)):
-            left = (deadline - time.monotonic()) * share
+        for engine, share, cap in (("dprove", 0.5, DPROVE_MAX_S), ("pdr", 1.0, None)):
+            left = min((deadline - time.monotonic()) * share, cap or 1e9)
             if left < 0.5:
                 whys.append(f"{engine}: no time left")
                 break
@@ -473,10 +474,11 @@ def _port_ref(name: str) -> str:
 
 
 def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_first: bool, nonce: str,
-               check_from: int = 0) -> str:
+               check_from: int = 0, memfile: str | None = None) -> str:
     """Both designs side by side on the same stimulus. Clocked: per cycle, inputs at +1,
     compare at +4, posedge at +5, compare at +9, negedge at +10.  Unclocked: one step
-    per 10 time units, compare at +5."""
+    per 10 time units, compare at +5.  `memfile`: the stimulus is read from that hex file,
+    one line per cycle (long random runs, where one statement per cycle compiles slowly)."""
     L = ["`timescale 1ns/1ps", f"module eqtb_{nonce};", "integer k; reg bad;"]
     for i, (n, w) in enumerate(inputs):
         L.append(f"reg [{w - 1}:0] i{i};")
@@ -511,6 +513,18 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
     if clock:
         L.append("  clk_eq = 0;")
     L[2] += " integer cy; initial cy = 0;"
+    if memfile:
+        total = sum(w for _, w in inputs)
+        cat = "{" + ", ".join(f"i{i}" for i in range(len(inputs))) + "}"
+        L[2] += f" reg [{max(total, 1) - 1}:0] vmem [0:{len(vecs) - 1}];"
+        L.insert(L.index("initial begin") + 1, f'  $readmemh("{memfile}", vmem);')
+        load = f"{cat} = vmem[cy];" if inputs else ""
+        first = "if (cy > 0) " if skip_first else ""
+        step = (f"#1 {load} #3 {first}check(cy, 0); #1 clk_eq = 1; #4 check(cy, 1); #1 clk_eq = 0;" if clock
+                else f"#1 {load} #5 {first}check(cy, 0); #4;")
+        L.append(f"  for (cy = 0; cy < {len(vecs)}; cy = cy + 1) begin {step} end")
+        L += [f"  $display(\"@@{nonce} DONE {len(vecs)}\"); $finish;", "end", "endmodule"]
+        return "\n".join(L)
     prev = {}
     c = 0
     while c < len(vecs):
@@ -543,20 +557,32 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
     return "\n".join(L)
 
 
-def _random_vectors(inputs: list, cycles: int, reset, active, seed: int) -> list:
-    """Biased random stimulus: corner values often, the reset held for 2 cycles then now and then."""
+def _random_vectors(inputs: list, cycles: int, reset, active, seed: int, deep=None) -> list:
+    """Biased random stimulus: corner values often, the reset held for 2 cycles then now and then.
+    `deep` (the bug search where no formal check is possible, see _deep_stimulus) adds held
+    inputs, other resets mostly inactive, and values built field by field from the bit slices
+    the reference uses (a float's sign/exponent/mantissa each 0, all ones, 1 or random)."""
     rnd = random.Random(seed)
+    deep = deep or {}
+    slices, others, hold = deep.get("slices", {}), deep.get("resets", {}), deep.get("hold", 0.0)
     vecs = []
+    prev = {}
     for c in range(cycles):
         v = {}
         for n, w in inputs:
-            if n == reset:
+            if hold and c >= 2 and n in prev and rnd.random() < hold:
+                v[n] = prev[n]
+                continue
+            if n == reset or n in others:
                 on = c < 2 or rnd.random() < 0.01
-                v[n] = active if on else 1 - active
+                act = active if n == reset else others[n]
+                v[n] = act if on else 1 - act
                 continue
             r = rnd.random()
             if w == 1:
                 v[n] = rnd.getrandbits(1)
+            elif n in slices and r < 0.3:
+                v[n] = _by_fields(rnd, slices[n])
             elif r < 0.1:
                 v[n] = 0
             elif r < 0.2:
@@ -568,7 +594,53 @@ def _random_vectors(inputs: list, cycles: int, reset, active, seed: int) -> list
             else:
                 v[n] = rnd.getrandbits(w)
         vecs.append(v)
+        prev = v
     return vecs
+
+
+def _by_fields(rnd, fields: list) -> int:
+    """A value whose fields [(lo, width)] are each 0, all ones, 1 or random."""
+    v = 0
+    for lo, w in fields:
+        r = rnd.random()
+        f = 0 if r < 0.3 else (1 << w) - 1 if r < 0.6 else 1 if r < 0.7 else rnd.getrandbits(w)
+        v |= f << lo
+    return v
+
+
+DEEP_CYCLES = (1 << 17) + 64     # the bug search without a formal check: as deep as ABC's sim3
+
+
+def _deep_stimulus(ref: dict, inputs: list, clock, reset) -> dict:
+    """What _random_vectors(deep=...) needs, read from the reference source: the bit slices
+    of each input (`a[30:23]`), and other 1-bit inputs named like a reset (their polarity from
+    the name: ..n / .._n active low)."""
+    text = "\n".join(strip_comments(t) for t in ref.values() if isinstance(t, str))
+    slices = {}
+    for n, w in inputs:
+        cuts = {0, w}
+        for hi, lo in re.findall(rf"(?<![\w$.]){re.escape(n)}\s*\[\s*(\d+)\s*:\s*(\d+)\s*\]", text):
+            lo_, hi_ = sorted((int(hi), int(lo)))
+            cuts |= {c for c in (lo_, hi_ + 1) if 0 < c < w}
+        for b in re.findall(rf"(?<![\w$.]){re.escape(n)}\s*\[\s*(\d+)\s*\]", text):
+            cuts |= {c for c in (int(b), int(b) + 1) if 0 < c < w}
+        if len(cuts) > 2:
+            cs = sorted(cuts)
+            slices[n] = [(lo, hi - lo) for lo, hi in zip(cs, cs[1:])]
+    resets = {n: 0 if re.search(r"(_n|n)$", n) else 1 for n, w in inputs
+              if w == 1 and n not in (clock, reset) and re.search(r"(?i)rst|reset", n)}
+    return {"slices": slices, "resets": resets, "hold": 0.3}
+
+
+MEMFILE_CYCLES = 4096     # longer stimulus than this goes to the testbench as a $readmemh file
+
+
+def _pack(v: dict, inputs: list) -> int:
+    """One cycle's inputs as the testbench's {i0, i1, ...} concatenation."""
+    out = 0
+    for n, w in inputs:
+        out = (out << w) | (v.get(n, 0) & ((1 << w) - 1))
+    return out
 
 
 def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: list, skip_first: bool,
@@ -579,7 +651,11 @@ def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: lis
     outputs = [(n, w) for n, (d, w) in ports.items() if d == "output"]
     folder = root / f"cosim_{tag}"
     folder.mkdir(exist_ok=True)
-    (folder / "tb.v").write_text(_testbench(top, inputs, outputs, vecs, clock, skip_first, nonce, check_from))
+    memfile = None
+    if isinstance(vecs, list) and len(vecs) > MEMFILE_CYCLES and all(x is not None for v in vecs for x in v.values()):
+        memfile = "vec.hex"
+        (folder / memfile).write_text("".join(f"{_pack(v, inputs):x}\n" for v in vecs))
+    (folder / "tb.v").write_text(_testbench(top, inputs, outputs, vecs, clock, skip_first, nonce, check_from, memfile))
     (folder / "gold.v").write_text(gold_pre)
     (folder / "gate.v").write_text(gate_pre)
     r = run(ICARUS.compile_cmd(["tb.v", "gold.v", "gate.v"], "sim", f"eqtb_{nonce}"), folder, _limits(deadline, 0.5))
@@ -861,9 +937,12 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
     in_bits = sum(w for _, w in inputs)
     if small_comb and _exhaustive(res, gpre, tpre, top, gold, inputs, root, deadline, notes):
         return
-    cycles = cosim_cycles if sequential else min(cosim_cycles, 1 << min(30, in_bits))
+    # no formal check possible (a design Yosys cannot read): a deep bug search instead of a short one
+    deep = _deep_stimulus(ref, inputs, sim_clock, reset) if gold.il is None or gate.il is None else None
+    cycles = max(cosim_cycles, DEEP_CYCLES) if deep else cosim_cycles
+    cycles = cycles if sequential else min(cycles, 1 << min(30, in_bits))
     vecs = _random_vectors([(n, w) for n, w in inputs if n != sim_clock], max(1, cycles), reset if sequential else None,
-                           active, seed)
+                           active, seed, deep)
     cs = _cosim(gpre, tpre, top, gold.ports, sim_clock, vecs, bool(reset) and sequential, root, deadline, "random")
     res.data["cosim_seconds"] = round(cs.get("seconds", 0.0), 3)
     if cs.get("mismatch"):
