@@ -492,12 +492,16 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
             conns.append(f".{_port_ref(clock)}(clk_eq)")
         conns += [f".{_port_ref(n)}({pre}{i})" for i, (n, w) in enumerate(outputs)]
         L.append(f"{side}_{top} u_{side} ({', '.join(conns)});")
-    L.append("reg anybad;")
-    # check_from: a replay of a long formal trace compares outputs only near its failing cycle
+    L.append("reg anybad; reg xref; initial xref = 0;")
+    # check_from: a replay of a long formal trace compares outputs only near its failing cycle.
+    # XREF: the first place the candidate drives a bit the reference leaves x (a don't-care here,
+    # 0 in the formal model: what explains a formal counterexample the replay does not show)
     L.append(f"task check(input integer cyc, input integer ph); if (cyc >= {check_from}) begin anybad = 0;")
     for i, (n, w) in enumerate(outputs):
         L.append(f"  bad = 0; if (g{i} !== r{i}) for (k = 0; k < {w}; k = k + 1) "
-                 f"if ((r{i}[k] === 1'b0 || r{i}[k] === 1'b1) && g{i}[k] !== r{i}[k]) bad = 1;")
+                 f"if ((r{i}[k] === 1'b0 || r{i}[k] === 1'b1) && g{i}[k] !== r{i}[k]) bad = 1; "
+                 f"else if (!xref && r{i}[k] !== 1'b0 && r{i}[k] !== 1'b1 && (g{i}[k] === 1'b0 || g{i}[k] === 1'b1)) "
+                 f"begin xref = 1; $display(\"@@{nonce} XREF %0d %0d {i} %b %b\", cyc, ph, g{i}, r{i}); end")
         L.append(f"  if (bad) begin anybad = 1; $display(\"@@{nonce} MIS %0d %0d {i} %b %b\", cyc, ph, g{i}, r{i}); end")
     L.append("  if (anybad) $finish;")
     L.append("end endtask")
@@ -667,6 +671,10 @@ def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: lis
     if m:
         res["cycles"] = int(m.group(1))
     mis = re.findall(rf"@@{nonce} MIS (\d+) (\d+) (\d+) (\S+) (\S+)", r.out)
+    xr = re.search(rf"@@{nonce} XREF (\d+) (\d+) (\d+) (\S+) (\S+)", r.out)
+    if xr:
+        res["xref"] = {"cycle": int(xr.group(1)), "phase": int(xr.group(2)), "output": outputs[int(xr.group(3))][0],
+                       "candidate": xr.group(4), "reference": xr.group(5)}
     if mis:
         cyc, ph = int(mis[0][0]), int(mis[0][1])
         res["mismatch"] = {"cycle": cyc, "phase": ph,
@@ -1016,7 +1024,7 @@ def _set_cex(res, data, text, method):
 def _replay_summary(rep: dict) -> dict:
     """What the Icarus replay of a formal counterexample said (report data)."""
     return {"ok": rep.get("ok"), "cycles": rep.get("cycles"), "error": rep.get("error"),
-            "mismatch": rep.get("mismatch")}
+            "mismatch": rep.get("mismatch"), "reference_x": rep.get("xref")}
 
 
 def _final(res, verdict, depth, sat, notes, cosim_cycles, mismatch=None):
@@ -1036,10 +1044,14 @@ def _final(res, verdict, depth, sat, notes, cosim_cycles, mismatch=None):
                          "replay_mismatch": mismatch})
         if cosim_cycles:
             res.data["cosim_vectors"] = cosim_cycles
+        xr = mismatch["replay"].get("reference_x")
+        why = (f"in the replay the reference's {xr['output']} is {xr['reference']} (x) at cycle {xr['cycle']} where the "
+               f"candidate gives {xr['candidate']}: the candidate defines what the reference leaves undefined "
+               "(an x is a don't-care in simulation, 0 in the formal model), no difference in simulation and no proof"
+               if xr else "X or initial-value semantics differ between the formal model (undefined bits 0, registers "
+               "start at 0) and simulation; make every register reset and avoid x assignments")
         notes.insert(0, f"{mismatch['found_by']} found a difference (cycle {mismatch.get('frame')}) that the Icarus "
-                     "replay does not reproduce: X or initial-value semantics differ between the formal model "
-                     "(undefined bits 0, registers start at 0) and simulation; make every register reset and "
-                     "avoid x assignments")
+                     f"replay does not reproduce: {why}")
         res.diagnostics = [Diagnostic(n, severity="error" if i == 0 else "info") for i, n in enumerate(notes)]
         return
     if verdict == "bounded":

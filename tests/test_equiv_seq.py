@@ -1,7 +1,8 @@
 """Sequential equivalence with hand-written pairs and the real tools (Yosys SAT, yosys-abc, Icarus):
 re-encoded state and retiming are proven, a bug that shows only after 2^16 cycles is refuted with a
-replayed counterexample, memories are proven, and a SAT counterexample Icarus does not reproduce is
-unknown(replay-mismatch), never a pass."""
+replayed counterexample, memories are proven, counters of different widths are proven by PDR, bugs
+in references Yosys cannot read are found by deep co-simulation, and a SAT counterexample Icarus
+does not reproduce is unknown(replay-mismatch), never a pass."""
 from designs import load_task
 from eda.equiv import equivalence
 from eda.report import is_pass, is_proven
@@ -157,4 +158,41 @@ def test_sat_counterexample_icarus_does_not_reproduce_is_unknown_replay_mismatch
     mm = st.data["replay_mismatch"]
     assert mm["found_by"] == "sat" and mm["sat_trace"], mm        # the SAT trace is kept
     assert mm["replay"]["ok"] and mm["replay"]["mismatch"] is None   # and what the replay said
-    assert "does not reproduce" in st.diagnostics[0].message
+    assert mm["replay"]["reference_x"]["output"] == "y"              # and why: the reference's y is x there
+    assert "does not reproduce" in st.diagnostics[0].message and "leaves undefined" in st.diagnostics[0].message
+
+
+def _rtllm(name, old, new):
+    t = load_task(name)
+    ref = t.reference_sources()
+    (f, text), = ref.items()
+    assert old in text
+    return t, ref, {f: text.replace(old, new, 1)}
+
+
+def test_narrower_counter_proven_by_pdr():
+    """freq_div's 0..49 counter in 6 bits instead of 7: induction does not close (values 50..127 are
+    unreachable), dprove does not finish; PDR finds the invariant."""
+    t, ref, cand = _rtllm("freq_div", "reg [6:0] cnt_100", "reg [5:0] cnt_100")
+    st = equivalence(cand, ref, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low, timeout_s=T)
+    assert st.status == "proven" and st.data["method"] == "abc-pdr", (st.status, st.diagnostics, st.data.get("abc"))
+
+
+def test_unreadable_reference_deep_cosim_finds_field_corner_bug():
+    """float_multi's reference has `always @(counter)` blocks Yosys rejects. The bug (inf * a power of
+    two gives NaN) needs an all-ones exponent and a zero mantissa: field-wise corner values find it."""
+    t, ref, cand = _rtllm("float_multi", "(($signed(a_exponent) == -127) && (a_mantissa == 0)) begin //NAN IF A",
+                          "(($signed(a_exponent) != -127) && (a_mantissa == 0)) begin //NAN IF A")
+    st = equivalence(cand, ref, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low, timeout_s=T)
+    assert st.status == "counterexample" and st.data["method"] == "cosim", (st.status, st.diagnostics)
+    assert "z is" in st.diagnostics[0].message
+
+
+def test_unreadable_reference_two_resets_deep_cosim():
+    """synchronizer: two clocks, two resets; the wrong reset value of data_reg shows only when the
+    other reset stays inactive long enough for the enable to pass two flops."""
+    t, ref, cand = _rtllm("synchronizer", "if(!arstn)\tdata_reg <= 0;", "if(!arstn)\tdata_reg <= 1;")
+    st = equivalence(cand, ref, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low, timeout_s=T)
+    assert st.status == "counterexample" and st.data["method"] == "cosim", (st.status, st.diagnostics)
+    st = equivalence(ref, ref, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low, timeout_s=T)
+    assert st.status == f"cosim({(1 << 17) + 64} vectors)" and not is_proven(st.status), st.status
