@@ -46,7 +46,7 @@ class Observe:
         if self.reset_free:
             out.append("outputs free while reset is asserted")
         if self.reset_cycles:
-            out.append(f"outputs free for {self.reset_cycles} cycle(s) after reset")
+            out.append(f"outputs free during reset and {self.reset_cycles} cycle(s) after it")
         return out
 
     def rule_for(self, output: str) -> str:
