@@ -8,6 +8,7 @@ guard.  `equivalence(...).status` is the verdict itself:
                        `sat` (combinational), `sat-induction`, `abc-dprove`, `abc-pdr` (sequential)
     bounded(N)         no difference in the first N cycles after reset (nothing closed a proof)
     cosim(K vectors)   formal check unavailable/timed out; K random cycles agreed in Icarus
+                       (a design Yosys cannot read: a deep search, 2^17+64 cycles, see below)
     counterexample     the designs differ; data/diagnostics hold the inputs per cycle
                        (data.method: sat, sat-induction, abc-sim3, abc-dprove, abc-pdr, cosim, structural)
     unknown(timeout)   nothing conclusive within the time limit
@@ -22,15 +23,17 @@ Sequential designs whose induction does not close go to ABC (`yosys-abc`): the m
 (without -make_outputs) is wrapped so that the reset is forced in the first cycle (three
 steps with clk2fflogic, with a clock edge inside) and the trigger masked there, all flops
 start at zero (as in SAT), and it is written as AIGER twice: reset free afterwards (for
-`dprove`: BMC, retiming, induction with fraiging, interpolation, BDD reachability, PDR) and
+`dprove`: BMC, retiming, induction with fraiging, interpolation, BDD reachability; then `pdr`) and
 reset held inactive afterwards (for `sim3`: about 2^17 cycles of random simulation from
 reset, for bugs deeper than any BMC).  The AIGER export starts beside SAT induction when SAT
 has not decided within EXPORT_DELAY_S.  Memories are mapped to flip-flops at elaboration
 (`memory`), so RAM/FIFO/LIFO designs are proven by dprove when their contents correspond.
-Out of reach: designs Yosys cannot elaborate (non-synthesizable event lists, several edges on
-one signal: random co-simulation only, cosim(K)); several resets (only the detected one is
-forced and, in sim3, held); large memories or multipliers whose miter dprove cannot decide in
-the time limit (bounded/cosim, unproven).
+Out of reach: a proof for designs Yosys cannot elaborate (non-synthesizable event lists, several
+edges on one signal): those get a deep random co-simulation instead, 2^17+64 cycles from a
+$readmemh file with held inputs, other reset-named inputs mostly inactive and values built field
+by field from the bit slices the reference uses (cosim(K): no proof, no reward); several resets
+(only the detected one is forced and, in sim3, held); large memories or multipliers whose miter
+neither dprove nor PDR decides in the time limit (bounded/cosim, unproven).
 
 Method.  Each design is elaborated on its own (`proc; flatten; memory`) and saved as
 RTLIL with its top renamed eqgold/eqgate, so the two never share a module namespace
@@ -526,6 +529,8 @@ def _testbench(top: str, inputs: list, outputs: list, vecs: list, clock, skip_fi
         first = "if (cy > 0) " if skip_first else ""
         step = (f"#1 {load} #3 {first}check(cy, 0); #1 clk_eq = 1; #4 check(cy, 1); #1 clk_eq = 0;" if clock
                 else f"#1 {load} #5 {first}check(cy, 0); #4;")
+        # progress, flushed: a run stopped by the time limit still says how far the designs agreed
+        step += f' if (cy % 4096 == 4095) begin $display("@@{nonce} AT %0d", cy + 1); $fflush; end'
         L.append(f"  for (cy = 0; cy < {len(vecs)}; cy = cy + 1) begin {step} end")
         L += [f"  $display(\"@@{nonce} DONE {len(vecs)}\"); $finish;", "end", "endmodule"]
         return "\n".join(L)
@@ -682,6 +687,8 @@ def _cosim(gold_pre: str, gate_pre: str, top: str, ports: dict, clock, vecs: lis
                                        if int(c) == cyc and int(p) == ph}}
     elif f"@@{nonce} DONE" not in r.out:
         res["ok"] = False
+        at = re.findall(rf"@@{nonce} AT (\d+)", r.out)
+        res["cycles"] = int(at[-1]) if at else 0
         res["error"] = ("timeout" if r.timed_out else
                         "simulation stopped early (a design called $finish/$stop, or the simulator failed): "
                         + r.out.strip()[-200:])
@@ -957,6 +964,10 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
         data, text = _cex(vecs, [(n, w) for n, w in inputs], sim_clock, reset, cs["mismatch"], "random co-simulation",
                           sequential)
         _set_cex(res, data, text, "cosim")
+        return
+    if not cs["ok"] and cs["error"] == "timeout" and cs["cycles"]:
+        notes.append(f"co-simulation stopped at the time limit after {cs['cycles']} of {len(vecs)} cycles")
+        _final(res, verdict, depth, sat, notes, cs["cycles"], mismatch)
         return
     if not cs["ok"]:
         notes.append(f"co-simulation: {cs['error']}")
