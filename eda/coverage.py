@@ -9,7 +9,8 @@
 What is a point: one record of Verilator's coverage.dat (format below) whose file is a DUT
 source. Types are Verilator's: line (a block of statements; `S` lists its lines), branch
 (if/else/case arm), toggle (each bit, 0->1 and 1->0 separately), expr (one term assignment of
-a condition), user (`cover property`). FSM coverage is off (see eda/tools/verilator.py).
+a condition), user (`cover property`). FSM coverage is off (see eda/tools/verilator.py). $stop and $fatal end
+the run with coverage written, like $finish (`eda.stimulus.harness`; stopped_by "stop").
 A point is covered when its count >= 1 (verilator_coverage's annotate threshold is 10; we
 report reached-at-all, which is what a closure loop chases).
 
@@ -271,9 +272,16 @@ class CoverageDB:
             out.append("end_of_record")
         return "\n".join(out) + "\n"
 
-    def html(self, title: str = "coverage") -> str:
-        """A static page: per-type and per-module tables, then the annotated source."""
+    def html(self, title: str = "coverage", closed_by: dict | None = None) -> str:
+        """A static page: per-type and per-module tables, then the annotated source. closed_by (point
+        key -> who reached it first, e.g. "model (sim 9)") adds a table of those points and marks their
+        lines blue; every other covered point is the random stimulus's."""
         e = html.escape
+        closed_by = closed_by or {}
+        closed_lines = {(p.file, ln) for p in self.points.values() if p.key in closed_by and p.type != "toggle"
+                        for ln in (p.lines if p.type == "line" else (p.line,))}
+        crows = "".join(f"<tr><td>{e(p.describe())}</td><td>{e(closed_by[p.key])}</td></tr>"
+                        for p in self.all() if p.key in closed_by)
         rows = "".join(f"<tr><td>{e(t)}</td><td>{c}</td><td>{n}</td><td>{pct((c, n)):.1f}%</td></tr>"
                        for t, (c, n) in self.summary().items())
         mrows = "".join(f"<tr><td>{e(m)}</td><td>{e(t)}</td><td>{c}</td><td>{n}</td><td>{pct((c, n)):.1f}%</td></tr>"
@@ -284,22 +292,25 @@ class CoverageDB:
             src.append(f"<h3>{e(f)}</h3><pre>")
             for i, text in enumerate(self.sources[f].splitlines(), 1):
                 c = counts.get(i)
-                cls = "" if c is None else (" class=miss" if c == 0 else " class=hit")
+                cls = "" if c is None else (" class=miss" if c == 0 else
+                                            " class=model" if (f, i) in closed_lines else " class=hit")
                 cnt = "" if c is None else str(c)
                 src.append(f"<span{cls}>{i:5d} {cnt:>8} {e(text)}</span>")
             src.append("</pre>")
         unc = "".join(f"<li>{e(p.describe())}</li>" for p in self.uncovered())
         return (f"<!doctype html><html><head><meta charset=utf-8><title>{e(title)}</title><style>"
                 "body{font-family:sans-serif} table{border-collapse:collapse} td,th{border:1px solid #999;padding:2px 8px}"
-                "pre span{display:block;font-family:monospace} .miss{background:#fbb} .hit{background:#dfd}"
+                "pre span{display:block;font-family:monospace} .miss{background:#fbb} .hit{background:#dfd} .model{background:#cdf}"
                 f"</style></head><body><h1>{e(title)}</h1><p>{self.runs} run(s), {len(self.points)} points</p>"
                 f"<h2>By type</h2><table><tr><th>type</th><th>covered</th><th>total</th><th>%</th></tr>{rows}</table>"
                 f"<h2>By module</h2><table><tr><th>module</th><th>type</th><th>covered</th><th>total</th><th>%</th></tr>{mrows}</table>"
-                f"<h2>Uncovered points</h2><ul>{unc}</ul><h2>Source</h2>{''.join(src)}</body></html>\n")
+                + (f"<h2>Closed by the model ({len(closed_by)} points; blue lines)</h2><table><tr><th>point</th>"
+                   f"<th>first reached by</th></tr>{crows}</table>" if closed_by else "")
+                + f"<h2>Uncovered points</h2><ul>{unc}</ul><h2>Source</h2>{''.join(src)}</body></html>\n")
 
-    def write_html(self, path, title: str = "coverage") -> Path:
+    def write_html(self, path, title: str = "coverage", closed_by: dict | None = None) -> Path:
         path = Path(path)
-        path.write_text(self.html(title))
+        path.write_text(self.html(title, closed_by))
         return path
 
 
@@ -511,7 +522,8 @@ def _run(wd: Path, sources, prep, lim, plusargs, data, verdict) -> CoverageResul
     elif x.timed_out or x.limit:
         data["stopped_by"] = x.limit or "wall"
     else:
-        data["stopped_by"] = "finish" if "$finish" in x.out else f"exit {x.rc}"
+        data["stopped_by"] = ("finish" if "$finish" in x.out else "stop" if "Verilog $stop" in x.out
+                              else f"exit {x.rc}")
     log = x.out[-8000:]
     if not dat.exists():
         st = "timeout" if x.timed_out or x.limit in ("cpu", "wall") else "fail"

@@ -1,4 +1,4 @@
-"""Constrained-random stimulus (no LLM): the coverage baseline.
+"""Constrained-random stimulus (no LLM): the coverage baseline and the random phase of `rtl-agent cover`.
 
 Emits the full-module stimulus form of `eda.stimulus`: the DUT as `uut`, the clock toggling
 every period/2, reset asserted for `reset_cycles` cycles first, then one random value per
@@ -16,6 +16,8 @@ get corner values (0, all ones, one-hot) with probability `corner_prob`.
 sweeps seeds with one Verilator build instead of one build per stimulus.
 """
 import random
+
+STYLES = 4     # input styles of seeded_stimulus(styles=True): seed % STYLES picks one
 
 
 def _lit(width: int, value: int) -> str:
@@ -69,10 +71,27 @@ def _rand_expr(width: int) -> str:
     return cat
 
 
+def _plain(p, pc: int) -> list:
+    """Today's draw for one input: a fresh value, corner values (0, all ones) with probability pc/1000."""
+    if p.width > 1 and pc:
+        return ["rtla_r = $urandom % 1000;",
+                f"if (rtla_r < {pc // 2}) {p.name} = 0; else if (rtla_r < {pc}) {p.name} = {{{p.width}{{1'b1}}}}; "
+                f"else {p.name} = {_rand_expr(p.width)};"]
+    return [f"{p.name} = {_rand_expr(p.width)};"]
+
+
 def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None = None,
                     reset_active_low: bool = False, cycles: int = 200, seed: int = 0, period_ns: float = 10.0,
-                    reset_cycles: int = 2, corner_prob: float = 0.1, tb_name: str = "tb") -> str:
-    """Like random_stimulus, but the values come from $urandom seeded by `+seed=N` (default `seed`)."""
+                    reset_cycles: int = 2, corner_prob: float = 0.1, tb_name: str = "tb",
+                    styles: bool = False, finish: bool = True) -> str:
+    """Like random_stimulus, but the values come from $urandom seeded by `+seed=N` (default `seed`).
+
+    styles: the seed also picks how inputs move (seed % 4), so one build sweeps them all:
+    0 a fresh value every cycle (the only style without `styles`), 1 held (each input changes
+    with probability 1/8), 2 toggling (inverted every cycle, reloaded with probability 1/16),
+    3 corner values (0 / all ones / random, a third each) with reset pulses (probability 1/32 per cycle).
+    finish=False: instead of $finish the testbench sets `rtla_done` and keeps running, so more
+    stimulus can continue from the state the random run left (see rtl_agent.cover)."""
     ins = [p for p in ports if p.direction == "input"]
     data = [p for p in ins if p.name not in (clock, reset)]
     on, off = ("1'b0", "1'b1") if reset_active_low else ("1'b1", "1'b0")
@@ -86,20 +105,32 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
         lines.append(f"  always #{period_ns / 2:g} {clock} = ~{clock};")
     step = f"@(negedge {clock});" if clock else f"#{period_ns:g};"
     pc = int(corner_prob * 1000)
+    has_reset = bool(reset and reset in {p.name for p in ins})
     # rtla_ prefix: a DUT port may be called seed, i or r (RTLLM alu has `r`)
-    lines += ["  integer rtla_seed, rtla_i, rtla_r;",
+    lines += ["  integer rtla_seed, rtla_i, rtla_r, rtla_style;", "  reg rtla_done = 0;",
               "  initial begin",
               f"    if (!$value$plusargs(\"seed=%d\", rtla_seed)) rtla_seed = {int(seed)};",
-              "    rtla_r = $urandom(rtla_seed);  // seeds this process's generator"]
-    if reset and reset in {p.name for p in ins}:
+              "    rtla_r = $urandom(rtla_seed);  // seeds this process's generator",
+              f"    rtla_style = {f'rtla_seed % {STYLES}' if styles else '0'};"]
+    if has_reset:
         lines += [f"    {reset} = {on};"] + [f"    {step}"] * (reset_cycles if clock else 1) + [f"    {reset} = {off};"]
     lines += [f"    for (rtla_i = 0; rtla_i < {int(cycles)}; rtla_i = rtla_i + 1) begin", f"      {step}"]
     for p in data:
-        if p.width > 1 and pc:
-            lines += ["      rtla_r = $urandom % 1000;",
-                      f"      if (rtla_r < {pc // 2}) {p.name} = 0; else if (rtla_r < {pc}) {p.name} = {{{p.width}{{1'b1}}}}; "
-                      f"else {p.name} = {_rand_expr(p.width)};"]
-        else:
-            lines.append(f"      {p.name} = {_rand_expr(p.width)};")
-    lines += ["    end", f"    {step}", "    $finish;", "  end", "endmodule", ""]
+        if not styles:
+            lines += ["      " + x for x in _plain(p, pc)]
+            continue
+        ones = f"{{{p.width}{{1'b1}}}}"
+        lines += ["      case (rtla_style)",
+                  f"        1: if ($urandom % 8 == 0) {p.name} = {_rand_expr(p.width)};",
+                  f"        2: if ($urandom % 16 == 0) {p.name} = {_rand_expr(p.width)}; else {p.name} = ~{p.name};",
+                  f"        3: begin rtla_r = $urandom % 3; {p.name} = rtla_r == 0 ? 0 : rtla_r == 1 ? {ones} : "
+                  f"{_rand_expr(p.width)}; end",
+                  "        default: begin " + " ".join(_plain(p, pc)) + " end",
+                  "      endcase"]
+    if styles and has_reset:
+        lines.append(f"      if (rtla_style == 3) {reset} = ($urandom % 32 == 0) ? {on} : {off};")
+    lines += ["    end", f"    {step}"]
+    if has_reset and styles:
+        lines.append(f"    {reset} = {off};")
+    lines += ["    $finish;" if finish else "    rtla_done = 1;", "  end", "endmodule", ""]
     return "\n".join(lines)

@@ -127,5 +127,7 @@ def prepare(stimulus: str, top: str, ports=None, clock: str | None = None, perio
 def harness(tb: str, max_time_ns: int) -> str:
     """The generated top: the testbench plus a simulated-time limit (a stimulus without $finish ends here)."""
     return (f"module {HARNESS};\n  {tb} tb();\n"
+            # $stop/$fatal end the run like $finish (an error, not an abort) so coverage is still written
+            "  initial $c(\"Verilated::threadContextp()->fatalOnError(false);\");\n"
             f"  initial begin #({int(max_time_ns)}); $display(\"{TIME_LIMIT_MSG} ({int(max_time_ns)} ns)\"); $finish; end\n"
             f"endmodule\n")

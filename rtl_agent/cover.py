@@ -1,18 +1,26 @@
-"""Coverage closure: the policy writes stimulus until the DUT's coverage meets a target.
+"""Coverage closure the way verification engineers do it: constrained random first, the model on the holes.
 
     summary = run_cover(load_task("counter8"), Path("runs/cover/counter8"),
                         CoverConfig(target=parse_target("line=95,branch=90,toggle=80"), budget=16))
+    replay(Path("runs/cover/counter8"))        # re-run the kept suite, compare with the recorded coverage
 
-One step: prompt (spec + DUT RTL + the uncovered points of the target types, with their source
-lines; short, the default model has a small context) -> G stimuli sampled from the policy ->
-each compiled and run by `eda.coverage.coverage_run` (sandboxed, Verilator) -> reward ->
-one entropic LoRA step (`training.lora_update.rl_step`, adaptive KL budget) unless `train` is off.
-The loop stops when every target type reaches its percentage or the budget is spent.
+Step 0, the random phase (no model): `eda.random_stim.seeded_stimulus` with styles (fresh, held,
+toggling, corner values with reset pulses; the seed picks the style), one build, run with
++seed=S*1000+k for k = 0.. until the target is met, `patience` runs in a row add no point once
+every style ran (the plateau) or `random_budget` runs are spent. One build runs the whole random budget (a run costs
+milliseconds); the runs after the plateau are discarded unseen and count nowhere.
+Then, while the target is not met and the budget lasts, the model phase: a prompt naming a few
+holes (their source lines and the branch conditions that enclose them) with the whole DUT when it
+fits the policy's context -> G stimuli sampled -> each compiled and run by `eda.coverage.coverage_run`
+(sandboxed, Verilator) -> reward -> one entropic LoRA step (`training.lora_update.rl_step`) unless
+`train` is off. The model loads only when a model step runs: a design random closes never loads it.
 
-Budget: every sampled stimulus costs one simulation, whether it compiles or not (a build is the
-expensive part, and a weak model would otherwise loop for ever on unusable text). With
-`seed_random` the run starts with one constrained-random stimulus (`eda.random_stim`, 200
-cycles), which also costs one simulation; it gives the first prompt real uncovered points.
+A body answer starting with `// from: random` continues from the state the random phase's last run
+left: that run's testbench (same seed, so the same values and state; its points are the random
+run's) with `finish=False`, the model's initial blocks waiting for its end. Otherwise (`// from:
+reset`, nothing said, or a full module) the stimulus starts from reset in its own testbench.
+
+Budget: every random run kept and every sampled stimulus (compiled or not) is one simulation.
 
 Reward of a stimulus (REWARDS, configurable):
   ran (status pass): gain = points of the target types it reaches that the union of all earlier
@@ -20,16 +28,20 @@ Reward of a stimulus (REWARDS, configurable):
       of the remaining gap it closes, in [0, 1]); the G samples of a step are all scored against
       the union before the step, so the order inside a group does not matter.
   no Verilog in the completion: `extract`; refused by the sandbox screen: `rejected`;
-  does not compile: `error`; no coverage written ($stop/$fatal/crash): `fail`; hit a limit: `timeout`.
-A stimulus is accepted into the regression suite when it adds points (all types) to the union,
-taken greedily in order of gain; the accepted ones are the closed suite (`suite/*.sv`).
+  does not compile: `error`; no coverage written (a crash; $stop/$fatal do write it): `fail`;
+  hit a limit: `timeout`.
+A stimulus is accepted into the regression suite when it adds points (all types) to the union;
+random runs in run order, model stimuli greedily by gain. Each point is attributed to the kind of
+the first simulation that reached it (random or model): summary.json, coverage.html, coverage.info.
 
 Run folder (resumable through training.loop, the same loop as `optimize`: every step is one SQLite
 transaction in run.sqlite, the LoRA adapter of step s is saved before step s is committed, sampling
-is seeded per step and group; step 0 holds the random seed stimulus, if any):
-  run.sqlite, adapters/step_NNN/, events.jsonl, suite/sim<NNN>.sv (NNN = the row `sim` of coverage.csv),
-  coverage.csv, coverage.html, coverage.info, coverage.txt (annotated source), coverage.png, summary.json,
-  baseline.json (with a baseline).
+is seeded per step and group; step 0 holds the random phase):
+  run.sqlite, adapters/step_NNN/, events.jsonl,
+  suite/random.sv + suite/sim<NNN>.sv (the model's kept stimuli, as simulated) + suite/manifest.json
+  (which file with which plusargs: `rtl-agent cover --replay RUN`),
+  coverage.csv, coverage.html, coverage.info (lcov; tests `random` and `model`), coverage.txt
+  (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
 """
 from __future__ import annotations
 
@@ -43,26 +55,30 @@ from pathlib import Path
 from eda import coverage as cov
 from eda import tools
 from eda.fsutil import atomic_write
-from eda.random_stim import random_stimulus, seeded_stimulus
+from eda.random_stim import STYLES, seeded_stimulus
 from training.loop import Environment, Group, Loop, LoopConfig, RunFolderError  # noqa: F401 (RunFolderError: API)
 from training.store import RunStore
 
 CHASED = ("line", "branch", "expr", "toggle", "user")
+RANDOM = "random"          # kind of the random phase's simulations (the model's are "llm")
 
 # Failed stimuli are verdicts with a reward, never exceptions (see the module doc).
 REWARDS = {"extract": -1.0, "rejected": -1.0, "error": -0.5, "fail": -0.3, "timeout": -0.3}
 
 
 def parse_target(text: str) -> dict:
-    """"line=95,branch=90,toggle=80" -> {"line": 95.0, ...}; ValueError names what is wrong."""
+    """"line=95,branch=90,toggle=80" -> {"line": 95.0, ...}; ValueError names what is wrong (before
+    any simulation). A metric the design turns out to have no points for is met (vacuously)."""
     out = {}
     for part in (text or "").split(","):
         if not part.strip():
             continue
         k, sep, v = part.partition("=")
         k = k.strip()
-        if not sep or k not in CHASED:
-            raise ValueError(f"--target: expected TYPE=PERCENT with TYPE in {', '.join(CHASED)}, got {part.strip()!r}")
+        if not sep:
+            raise ValueError(f"--target: expected METRIC=PERCENT, got {part.strip()!r}")
+        if k not in CHASED:
+            raise ValueError(f"--target: unknown metric {k!r}; known: {', '.join(CHASED)}")
         try:
             x = float(v)
         except ValueError:
@@ -71,37 +87,48 @@ def parse_target(text: str) -> dict:
             raise ValueError(f"--target: {k}: {x} is not a percentage in [0, 100]")
         out[k] = x
     if not out:
-        raise ValueError("--target: give at least one TYPE=PERCENT, e.g. line=95,branch=90,toggle=80")
+        raise ValueError("--target: give at least one METRIC=PERCENT, e.g. line=95,branch=90,toggle=80")
     return out
 
 
 @dataclass
 class CoverConfig:
     target: dict = field(default_factory=lambda: {"line": 95.0, "branch": 90.0, "toggle": 80.0})
-    budget: int = 16              # simulations (sampled stimuli, compiled or not)
+    budget: int = 16              # simulations: random runs kept + sampled stimuli (compiled or not)
+    random_budget: int = 8        # random runs at most before the model (0: the model from the start)
+    patience: int = 4             # random runs in a row without a new point end the random phase
+    random_cycles: int = 200      # clock cycles per random run
     group: int = 4                # stimuli sampled per step (G)
     train: bool = True            # entropic LoRA step after each group
     max_tokens: int = 256
     temperature: float = 0.8
     top_p: float = 0.95
     seed: int = 0
-    seed_random: bool = False     # start with one constrained-random stimulus (counts in the budget)
     lr: float = 1e-4
-    prompt_points: int = 10       # uncovered items listed in the prompt
-    max_code: int = 1200          # DUT characters in the prompt when the policy cannot count tokens
-                                  # (otherwise the whole DUT when it fits the context, else the longest clip that does)
+    prompt_points: int = 6        # holes named in the prompt
     max_spec: int = 400           # spec characters in the prompt
     example: bool = True          # one worked example before the request (see build_prompt)
     run_wall_s: float = 10.0      # per simulation (the build has its own limit)
     rewards: dict = field(default_factory=lambda: dict(REWARDS))
+    adapter: str = "default"      # SFT adapter merged into a local model (policy.models.resolve_adapter)
 
     def check(self):
-        if self.budget < 1 or self.group < 1 or self.max_tokens < 1:
-            raise ValueError("budget, group and max_tokens must be >= 1")
+        if self.budget < 1 or self.group < 1 or self.max_tokens < 1 or self.patience < 1 or self.random_cycles < 1:
+            raise ValueError("budget, group, max_tokens, patience and random_cycles must be >= 1")
+        if self.random_budget < 0:
+            raise ValueError("random_budget must be >= 0")
         for k in self.rewards:
             if k not in REWARDS:
                 raise ValueError(f"unknown reward key {k!r}; known: {', '.join(REWARDS)}")
         return self
+
+
+def config_from(p: dict) -> CoverConfig:
+    """CoverConfig from the CLI's arguments (vars(args)); the suite jobs pass the same dict."""
+    return CoverConfig(target=parse_target(p["target"]), budget=p["budget"], random_budget=p["random_budget"],
+                       patience=p["patience"], group=p["group"], train=not p["no_train"], max_tokens=p["max_tokens"],
+                       temperature=p["temperature"], seed=p["seed"], lr=p["lr"],
+                       adapter=p.get("adapter") or "default").check()
 
 
 # ---- coverage bookkeeping ------------------------------------------------------------
@@ -111,14 +138,15 @@ def _covered(points, types=None) -> set:
 
 
 def target_status(db: cov.CoverageDB, target: dict) -> dict:
-    """type -> {"covered", "total", "pct", "target", "met"}; a type the DUT lacks counts as met
-    once the point set is known (an empty database meets nothing)."""
+    """type -> {"covered", "total", "pct", "target", "met", "vacuous"}: a type the DUT has no points
+    for is met, vacuously, once the point set is known (an empty database meets nothing)."""
     s = db.summary()
     out = {}
     for t, want in target.items():
         c, n = s.get(t, (0, 0))
-        out[t] = {"covered": c, "total": n, "pct": round(cov.pct((c, n)), 2) if n else None,
-                  "target": want, "met": bool(db.points) and (n == 0 or cov.pct((c, n)) >= want - 1e-9)}
+        known = bool(db.points)
+        out[t] = {"covered": c, "total": n, "pct": round(cov.pct((c, n)), 2) if n else None, "target": want,
+                  "met": known and (n == 0 or cov.pct((c, n)) >= want - 1e-9), "vacuous": known and n == 0}
     return out
 
 
@@ -131,18 +159,62 @@ def points_of(pairs) -> list:
     return cov.parse_coverage_dat("\n".join(f"C '{k}' {c}" for k, c in pairs))
 
 
+def plateau(results, target: dict, patience: int, db=None) -> int:
+    """How many of the random runs to keep: up to the one that meets the target, or the one after
+    which `patience` runs in a row added no point, once every input style ran (all runs if neither)."""
+    trial, idle = cov.CoverageDB(), 0
+    trial.add((db or cov.CoverageDB()).points.values())
+    for i, r in enumerate(results):
+        new = bool(r.ok and _covered(r.points) - _covered(trial.points.values()))
+        if r.ok:
+            trial.add(r.points)
+        idle = 0 if new else idle + 1
+        if met(trial, target):
+            return i + 1
+        if idle >= patience and i + 1 >= STYLES:
+            return i + 1
+    return len(results)
+
+
 # ---- prompt and extraction -------------------------------------------------------------
 
-def uncovered_lines(db: cov.CoverageDB, types, limit: int) -> list:
-    """Short descriptions of uncovered points for the prompt: toggles grouped per signal."""
+_HEADER = re.compile(r"(end\s+)?(else\b|if\s*\(|case[zx]?\s*\(|always\b|default\b|[\w'.]+(\s*,\s*[\w'.]+)*\s*:(?!=))")
+
+
+def conditions(lines: list, line: int, limit: int = 3) -> list:
+    """The if/else/case headers that enclose source line `line` (1-based), outermost first: what
+    must hold to reach it. Read from indentation, so a rough guide for the prompt, not a proof."""
+    def ind(s):
+        return len(s) - len(s.lstrip())
+    if not 0 < line <= len(lines):
+        return []
+    out, depth = [], ind(lines[line - 1])
+    for i in range(line - 2, -1, -1):
+        t = lines[i].strip()
+        if not t or t.startswith("//") or ind(lines[i]) >= depth:
+            continue
+        depth = ind(lines[i])
+        if t.startswith("module") or len(out) >= limit:
+            break
+        if _HEADER.match(t):
+            out.append(t.split("//")[0].strip()[:100])
+    return out[::-1]
+
+
+def holes(db: cov.CoverageDB, types, limit: int) -> list:
+    """A few uncovered points for the prompt: statement and branch holes first, each with its source
+    line and the conditions around it; then toggles, grouped per signal."""
     out, toggles = [], {}
     for p in db.uncovered(types):
         if p.type == "toggle":
             sig = re.sub(r"\[\d+\].*|:.*", "", p.comment) or p.comment
             toggles.setdefault(sig, []).append(p.comment[len(sig):].replace(":", " ").strip())
-        else:
-            src = p.source.strip()
-            out.append(f"line {p.line} {p.type}{(' ' + p.comment) if p.comment else ''}: `{src[:80]}`")
+            continue
+        lines = db.sources.get(p.file, "").splitlines()
+        where = conditions(lines, p.line)
+        arm = " (the condition false)" if p.type == "branch" and p.comment.startswith("else") else ""
+        out.append(f"line {p.line} {p.type}{(' ' + p.comment) if p.comment else ''}{arm}: `{p.source.strip()[:80]}`"
+                   + (f" inside {' -> '.join(f'`{w}`' for w in where)}" if where else ""))
     for sig, bits in toggles.items():
         out.append(f"signal {sig} not toggled: {', '.join(bits[:6])}")
     return out[:limit]
@@ -150,33 +222,37 @@ def uncovered_lines(db: cov.CoverageDB, types, limit: int) -> list:
 
 # One worked example (a different, tiny design) before the real request: the 135M default model
 # copies the answer's shape (bare statements driving ports by name) far more often than it follows
-# the instruction alone. It costs ~150 prompt tokens.
+# the instruction alone. It costs ~170 prompt tokens.
 _EX_CODE = ("module acc(input clk, input rst, input [3:0] x, output reg [7:0] s);\n"
             "  always @(posedge clk) if (rst) s <= 0; else s <= s + x;\nendmodule")
-_EX_TODO = ["line 2 branch else: `else s <= s + x;`", "signal x not toggled: [3] 0->1"]
-_EX_ANSWER = ("```verilog\nrst = 1;\nrepeat (2) @(negedge clk);\nrst = 0;\nrepeat (20) begin\n"
+_EX_TODO = ["line 2 branch else (the condition false): `always @(posedge clk) if (rst) s <= 0; else s <= s + x;`",
+            "signal x not toggled: [3] 0->1"]
+_EX_ANSWER = ("```verilog\n// from: reset\nrst = 1;\nrepeat (2) @(negedge clk);\nrst = 0;\nrepeat (20) begin\n"
               "  @(negedge clk);\n  x = $random;\nend\nx = 4'hf;\n@(negedge clk);\n$finish;\n```")
 
 
-def build_prompt(task, db: cov.CoverageDB, cfg: CoverConfig, fits=None) -> list:
+def build_prompt(task, db: cov.CoverageDB, cfg: CoverConfig, fits=None, random_runs: int = 0) -> list:
     """Chat messages: the stimulus prompt of rtl_agent.prompts (system, one worked example, then
-    this DUT with this run's uncovered points). With `fits(messages) -> bool` (the policy's token
-    count against its context), the whole DUT is shown when it fits, else the longest clip that
-    does; without it the DUT is clipped to cfg.max_code characters."""
+    this DUT with a few of this run's holes). The whole DUT is shown when `fits(messages)` (the
+    policy's token count against its context) says so, else the longest clip that fits; without
+    `fits`, a count of ~3.5 characters per token against an 8192-token context."""
     from rtl_agent.prompts import stimulus_prompt
     code = "\n".join(task.reference_sources().values())
-    todo = uncovered_lines(db, list(cfg.target), cfg.prompt_points) if db.points else []
+    todo = holes(db, list(cfg.target), cfg.prompt_points) if db.points else []
     spec = (task.spec or "").strip()
     spec = spec if len(spec) <= cfg.max_spec else spec[:cfg.max_spec] + " ..."
+    if fits is None:
+        def fits(msgs):
+            return sum(len(m["content"]) for m in msgs) / 3.5 <= 8192 - cfg.max_tokens
 
     def build(max_code):
-        msgs = stimulus_prompt(spec, code, task.top, todo, max_items=cfg.prompt_points, max_code=max_code)
+        msgs = stimulus_prompt(spec, code, task.top, todo, max_items=cfg.prompt_points, max_code=max_code,
+                               random_runs=random_runs)
         if not cfg.example:
             return msgs
-        ex = stimulus_prompt("Accumulator: s adds x every clock; rst clears it.", _EX_CODE, "acc", _EX_TODO)
+        ex = stimulus_prompt("Accumulator: s adds x every clock; rst clears it.", _EX_CODE, "acc", _EX_TODO,
+                             random_runs=random_runs)
         return msgs[:1] + [ex[1], {"role": "assistant", "content": _EX_ANSWER}] + msgs[1:]
-    if fits is None:
-        return build(cfg.max_code)
     if fits(build(len(code) + 1)):
         return build(len(code) + 1)
     lo, hi, best = 200, len(code), 200
@@ -187,6 +263,17 @@ def build_prompt(task, db: cov.CoverageDB, cfg: CoverConfig, fits=None) -> list:
         else:
             hi = mid - 1
     return build(best)
+
+
+_FROM_RANDOM = re.compile(r"//\s*from\s*:?\s*(random|continue)", re.I)
+
+
+def continue_random(random_text: str, stimulus: str) -> str:
+    """A body stimulus run after the random testbench `random_text` (seeded_stimulus, finish=False):
+    its initial blocks wait for the random run to end; the rest goes into the same module."""
+    body = re.sub(r"\binitial\b", "initial wait (rtla_done)", stimulus)
+    head, _, tail = random_text.rpartition("endmodule")
+    return head + body.rstrip() + "\nendmodule" + tail
 
 
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
@@ -252,12 +339,23 @@ def extract_stimulus(completion: str, inputs=None) -> tuple[str, str]:
 
 # ---- one simulation ------------------------------------------------------------------------
 
-def simulate(task, sources: dict, text: str, cfg: CoverConfig) -> cov.CoverageResult:
+def _limits(cfg: CoverConfig) -> cov.CoverageLimits:
     lim = cov.CoverageLimits()
     lim.run.wall_s = float(cfg.run_wall_s)
     lim.run.cpu_s = max(1, int(cfg.run_wall_s))     # setrlimit takes whole seconds
-    return cov.coverage_run(sources, task.top, text, limits=lim, ports=task.ports, clock=task.clock,
-                            period_ns=task.period_ns or 10.0)
+    return lim
+
+
+def simulate(task, sources: dict, text: str, cfg: CoverConfig, plusargs=()) -> cov.CoverageResult:
+    return cov.coverage_run(sources, task.top, text, limits=_limits(cfg), ports=task.ports, clock=task.clock,
+                            period_ns=task.period_ns or 10.0, plusargs=plusargs)
+
+
+def random_text(task, cfg: CoverConfig, finish: bool = True) -> str:
+    """The random phase's testbench (one build; +seed=N picks the values and the style)."""
+    return seeded_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
+                           reset_active_low=task.reset_active_low, cycles=cfg.random_cycles, seed=cfg.seed * 1000,
+                           period_ns=task.period_ns or 10.0, styles=True, finish=finish)
 
 
 def score(results, union: cov.CoverageDB, types, rewards: dict) -> list:
@@ -281,8 +379,8 @@ def score(results, union: cov.CoverageDB, types, rewards: dict) -> list:
 # ---- the environment -----------------------------------------------------------------------
 
 class CoverEnv(Environment):
-    """Stimulus prompts from the union's holes, Verilator coverage runs, the gain reward. The union
-    and the simulation records are rebuilt from the store, so the checkpoint state is empty."""
+    """Random phase (step 0), then hole-naming prompts, Verilator coverage runs, the gain reward. The
+    union and the simulation records are rebuilt from the store, so the checkpoint state is empty."""
 
     def __init__(self, task, out: Path, cfg: CoverConfig, policy_spec: str, on_sim=None):
         self.task, self.dir, self.cfg, self.policy_spec, self.on_sim = task, out, cfg, policy_spec, on_sim
@@ -293,17 +391,22 @@ class CoverEnv(Environment):
 
     def settings(self) -> dict:
         c = asdict(self.cfg)
+        from rtl_agent.policy import policy_adapter
         return {"task": self.task.name, "top": self.task.top, "policy": self.policy_spec,
-                **{k: c[k] for k in ("target", "group", "seed_random", "prompt_points", "max_code", "max_spec",
-                                     "example", "run_wall_s", "rewards")}}
+                "adapter": policy_adapter(self.policy_spec, self.cfg.adapter),
+                **{k: c[k] for k in ("target", "group", "random_budget", "patience", "random_cycles", "prompt_points",
+                                     "max_spec", "example", "run_wall_s", "rewards")}}
 
     def start(self) -> list:
-        if not self.cfg.seed_random or self.cfg.budget < 1:
+        n = min(self.cfg.random_budget, self.cfg.budget)
+        if n < 1:
             return []
-        t = self.task
-        text = random_stimulus(t.ports, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low,
-                               cycles=200, seed=self.cfg.seed, period_ns=t.period_ns or 10.0)
-        return self._rows([text], [simulate(t, self.sources, text, self.cfg)], kind="seed-random")
+        t, text = self.task, random_text(self.task, self.cfg)
+        args = [[f"+seed={self.cfg.seed * 1000 + k}"] for k in range(n)]
+        res = cov.coverage_runs(self.sources, t.top, text, args, limits=_limits(self.cfg))
+        keep = plateau(res, self.cfg.target, self.cfg.patience)
+        self.emit("phase", step=0, phase=f"random phase: {keep} run(s) kept of {n}")
+        return self._rows([text] * keep, res[:keep], kind=RANDOM, plusargs=args[:keep])
 
     def restore(self, state: dict, store: RunStore):
         self.sims = _state(store)
@@ -317,6 +420,10 @@ class CoverEnv(Environment):
     def attach(self, policy):
         self.policy = policy
 
+    def _last_random(self):
+        rs = [s for s in self.sims if s.get("kind") == RANDOM]
+        return rs[-1] if rs else None
+
     def groups(self, step: int) -> list:
         pol, fits, info = self.policy, None, {}
         if pol is not None and hasattr(pol, "count_tokens"):
@@ -324,7 +431,8 @@ class CoverEnv(Environment):
 
             def fits(msgs):
                 return pol.count_tokens(msgs) <= budget
-        msgs = build_prompt(self.task, self.db, self.cfg, fits)
+        n_random = sum(s.get("kind") == RANDOM for s in self.sims)
+        msgs = build_prompt(self.task, self.db, self.cfg, fits, random_runs=n_random)
         if fits is not None:
             code = "\n".join(self.sources.values()).strip()
             info = {"mode": "whole" if code in msgs[-1]["content"] else "clipped",
@@ -332,19 +440,27 @@ class CoverEnv(Environment):
             self.emit("prompt", step=step, **info)
         return [Group(msgs, min(self.cfg.group, self.cfg.budget - len(self.sims)), info=info or None)]
 
-    def extract(self, text: str, group=None) -> str | None:
-        return extract_stimulus(text, self.inputs)[0] or None
+    def extract(self, text: str, group=None):
+        """(stimulus as simulated, plusargs) or None: a body answer saying `// from: random` runs after
+        the last random run (its testbench and seed), any other from reset."""
+        stim = extract_stimulus(text, self.inputs)[0]
+        if not stim:
+            return None
+        last = self._last_random()
+        if last is None or not _FROM_RANDOM.search(text or "") or re.search(r"^\s*module\b", stim, re.M):
+            return [stim, []]
+        return [continue_random(random_text(self.task, self.cfg, finish=False), stim), list(last["plusargs"])]
 
     def score(self, step: int, groups: list, comps: list, stimuli: list) -> list:
-        texts = [s or c.text for s, c in zip(stimuli[0], comps[0])]
-        results = [simulate(self.task, self.sources, s, self.cfg) if s else None for s in stimuli[0]]
-        return [self._rows(texts, results, kind="llm")]
+        texts = [s[0] if s else c.text for s, c in zip(stimuli[0], comps[0])]
+        results = [simulate(self.task, self.sources, s[0], self.cfg, s[1]) if s else None for s in stimuli[0]]
+        return [self._rows(texts, results, kind="llm", plusargs=[s[1] if s else [] for s in stimuli[0]])]
 
-    def _rows(self, texts, results, kind) -> list:
-        """Rows of one group: scored against the union before it, accepted greedily by gain; the
-        union and the simulation records move on."""
+    def _rows(self, texts, results, kind, plusargs) -> list:
+        """Rows of one group: scored against the union before it; accepted when they add points (random
+        runs in run order, model stimuli greedily by gain); the union and the simulation records move on."""
         scored = score(results, self.db, self.types, self.cfg.rewards)
-        order = sorted(range(len(results)), key=lambda i: -scored[i][1])
+        order = range(len(results)) if kind == RANDOM else sorted(range(len(results)), key=lambda i: -scored[i][1])
         accepted, trial = set(), cov.CoverageDB(self.db.sources)
         trial.add(self.db.points.values())
         for i in order:
@@ -357,6 +473,7 @@ class CoverEnv(Environment):
         for i, r in enumerate(results):
             status = "extract" if r is None else r.status
             rep = {"sim": len(self.sims) + i, "kind": kind, "accepted": i in accepted, "gain": scored[i][1],
+                   "plusargs": list(plusargs[i]),
                    "diagnostics": [] if r is None else [str(d) for d in r.diagnostics[:6]],
                    "build_s": 0.0 if r is None else round(r.build_s, 2),
                    "run_s": 0.0 if r is None else round(r.run_s, 3),
@@ -409,7 +526,7 @@ def run_cover(task, out: Path, cfg: CoverConfig, policy=None, policy_spec: str =
         if pol is None:
             from rtl_agent.policy import make_policy as make
             log(f"loading policy {policy_spec} ...")
-            pol = make(policy_spec)
+            pol = make(policy_spec, adapter=cfg.adapter)
         return pol, (pol if getattr(pol, "trainable", False) else None)
     loop = Loop(env, LoopConfig(seed=cfg.seed, train=cfg.train, max_tokens=cfg.max_tokens,
                                 temperature=cfg.temperature, top_p=cfg.top_p, lr=cfg.lr),
@@ -459,26 +576,37 @@ def _pcts(db) -> dict:
 
 # ---- outputs -------------------------------------------------------------------------------
 
+def _origin(kind) -> str:
+    return RANDOM if kind == RANDOM else "model"
+
+
 def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
     """Every output file, regenerated from the committed steps (so a resumed run never duplicates)."""
     sims = _state(store)
     sources = task.reference_sources()
     db = cov.CoverageDB(sources)
+    by = {RANDOM: cov.CoverageDB(sources), "model": cov.CoverageDB(sources)}
+    first = {}                                   # point key -> (origin, sim) of the first run reaching it
     suite = out / "suite"
     suite.mkdir(exist_ok=True)
-    keep = set()
-    rows = []
+    keep, manifest, rows = set(), [], []
     for s in sims:
         if s.get("cov"):
-            db.add(points_of(s["cov"]))
+            pts = points_of(s["cov"])
+            db.add(pts)
+            by[_origin(s.get("kind"))].add(pts)
+            for k in _covered(pts) - set(first):
+                first[k] = (_origin(s.get("kind")), s["sim"] + 1)
         if s.get("accepted"):
-            name = f"sim{s['sim'] + 1:03d}.sv"
+            name = "random.sv" if s.get("kind") == RANDOM else f"sim{s['sim'] + 1:03d}.sv"
             keep.add(name)
+            manifest.append({"file": name, "plusargs": s.get("plusargs") or [], "sim": s["sim"] + 1,
+                             "origin": _origin(s.get("kind"))})
             f = suite / name
             if not f.exists() or f.read_text() != s["text"]:
                 f.write_text(s["text"])
-        row = {"sim": s["sim"] + 1, "step": s["step"], "status": s["status"], "reward": round(s["reward"], 4),
-               "gain": s.get("gain", 0), "accepted": int(bool(s.get("accepted")))}
+        row = {"sim": s["sim"] + 1, "step": s["step"], "kind": s.get("kind", ""), "status": s["status"],
+               "reward": round(s["reward"], 4), "gain": s.get("gain", 0), "accepted": int(bool(s.get("accepted")))}
         for t, ct in _pcts(db).items():
             row[f"{t}_pct"] = round(cov.pct(ct), 2)
         row["total_pct"] = round(db.percent(), 2) if db.points else 0.0
@@ -486,14 +614,19 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
     for f in suite.glob("*.sv"):
         if f.name not in keep:
             f.unlink()
-    cols = ["sim", "step", "status", "reward", "gain", "accepted"] + [f"{t}_pct" for t in CHASED] + ["total_pct"]
+    atomic_write(suite / "manifest.json", json.dumps(
+        {"task": task.name, "top": task.top, "entries": manifest,
+         "covered": {t: c for t, (c, n) in db.summary().items()}}, indent=1))
+    cols = ["sim", "step", "kind", "status", "reward", "gain", "accepted"] + [f"{t}_pct" for t in CHASED] + ["total_pct"]
     with open(out / "coverage.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=cols, restval="")
         w.writeheader()
         w.writerows(rows)
     title = f"{task.name}: coverage after {len(sims)} simulation(s)"
-    db.write_html(out / "coverage.html", title)
-    (out / "coverage.info").write_text(db.to_lcov(task.name))
+    closed = {k: f"model (sim {n})" for k, (o, n) in first.items() if o == "model"}
+    db.write_html(out / "coverage.html", title, closed_by=closed)
+    # lcov: one test per origin, so genhtml --show-details tells random's hits from the model's
+    (out / "coverage.info").write_text("".join(d.to_lcov(o) for o, d in by.items() if d.points) or db.to_lcov(RANDOM))
     (out / "coverage.txt").write_text(db.annotate())
     base = None
     if (out / "baseline.json").exists():
@@ -502,7 +635,7 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
         except ValueError:
             base = None
     _plot(out / "coverage.png", rows, base, cfg, task.name)
-    summary = _summary(task, sims, db, cfg, base, store)
+    summary = _summary(task, sims, db, cfg, base, store, first, sorted(keep))
     atomic_write(out / "summary.json", json.dumps(summary, indent=1, default=str))
     return summary
 
@@ -522,25 +655,61 @@ def _why(db, sims) -> str:
             "simulations did not run: see coverage.csv status)")
 
 
-def _summary(task, sims, db, cfg, base, store) -> dict:
+def _summary(task, sims, db, cfg, base, store, first, kept) -> dict:
     status = target_status(db, cfg.target)
     unc = [p.describe() for p in db.uncovered(list(cfg.target))]
     counts = {}
     for s in sims:
         counts[s["status"]] = counts.get(s["status"], 0) + 1
+    closed = [p for p in db.all() if first.get(p.key, ("",))[0] == "model"]
     return {"task": task.name, "top": task.top, "date": datetime.date.today().isoformat(),
             "isolation": cov.sandbox.isolation_mode(),   # bwrap, or off (--no-isolation)
             "target": cfg.target, "met": met(db, cfg.target), "coverage": status,
+            "vacuous": [t for t, v in status.items() if v["vacuous"]],
             "all_types": {t: list(v) for t, v in db.summary().items()},
             "total_pct": round(db.percent(), 2) if db.points else 0.0,
             "simulations": len(sims), "budget": cfg.budget, "steps": len({s["step"] for s in sims}),
-            "verdicts": counts, "accepted": [f"suite/sim{s['sim'] + 1:03d}.sv" for s in sims if s.get("accepted")],
+            "random_runs": sum(s.get("kind") == RANDOM for s in sims),
+            "model_samples": sum(s.get("kind") != RANDOM for s in sims),
+            "attribution": {o: sum(v[0] == o for v in first.values()) for o in (RANDOM, "model")},
+            "closed_by_model": [f"{p.describe()} <- sim {first[p.key][1]}" for p in closed][:200],
+            "verdicts": counts, "accepted": [f"suite/{f}" for f in kept],
             "mean_reward": round(sum(s["reward"] for s in sims) / len(sims), 4) if sims else None,
             "uncovered": unc[:200], "uncovered_count": len(unc), "why_uncovered": _why(db, sims),
             "baseline": None if base is None else {"budget": base["budget"], "final": base["final"],
                                                    "percent": base["percent"]},
-            "train": cfg.train, "seed_random": cfg.seed_random, "verilator": tools.version("verilator"),
+            "train": cfg.train, "random_budget": cfg.random_budget, "verilator": tools.version("verilator"),
             "kl_decisions": len(store.decisions())}
+
+
+def replay(run_dir: Path, log=print) -> dict:
+    """`rtl-agent cover --replay RUN`: run the kept suite again (suite/manifest.json) and compare the
+    points it reaches with the ones recorded. Returns {"coverage", "recorded", "same", "runs"}."""
+    from designs import load_task
+    run_dir = Path(run_dir)
+    mf = run_dir / "suite" / "manifest.json"
+    if not mf.is_file():
+        raise ValueError(f"{run_dir}: no suite/manifest.json (not a cover run folder, or one from before --replay)")
+    m = json.loads(mf.read_text())
+    task = load_task(m["task"])
+    sources = task.reference_sources()
+    db, runs, files = cov.CoverageDB(sources), [], {}
+    for e in m["entries"]:
+        files.setdefault(e["file"], []).append(e["plusargs"])
+    lim = _limits(CoverConfig())
+    for name, args in files.items():
+        text = (run_dir / "suite" / name).read_text()
+        res = cov.coverage_runs(sources, task.top, text, args, limits=lim, ports=task.ports, clock=task.clock,
+                                period_ns=task.period_ns or 10.0)
+        for a, r in zip(args, res):
+            runs.append({"file": name, "plusargs": a, "status": r.status})
+            log(f"{name} {' '.join(a)}: {r.status}")
+            if r.ok:
+                db.add(r.points)
+    got = {t: c for t, (c, n) in db.summary().items()}
+    rec = {t: c for t, c in m["covered"].items()}
+    return {"coverage": {t: list(v) for t, v in db.summary().items()}, "recorded": rec,
+            "same": all(got.get(t, 0) == c for t, c in rec.items()), "runs": runs}
 
 
 def _plot(path: Path, rows, base, cfg, name):

@@ -136,13 +136,22 @@ STIM_SYSTEM = ("You write Verilog testbench stimulus. Answer with one ```verilog
                "only the statements of an initial block, no module header.")
 
 
-def stimulus_prompt(spec: str, code: str, top: str, uncovered=(), max_items=12, max_code=3000) -> list:
-    """Coverage job: stimulus that reaches the listed uncovered points (lines, toggles, branches)."""
+def stimulus_prompt(spec: str, code: str, top: str, uncovered=(), max_items=12, max_code=3000,
+                    random_runs: int = 0) -> list:
+    """Coverage job: stimulus that reaches the listed holes (lines, branches with their conditions,
+    toggles). random_runs > 0: constrained-random tests ran first and the holes are what they left;
+    the answer may then continue from the state they left (`// from: random`) or from reset."""
     todo = "\n".join(f"- {u}" for u in list(uncovered)[:max_items]) or "- (no coverage data yet)"
+    if random_runs:
+        head = f"{random_runs} constrained-random test(s) ran first. They never reached:"
+        start = ("Begin with `// from: reset` to start from reset, or `// from: random` to continue from the "
+                 "state the last random test left the design in.")
+    else:
+        head, start = "Not yet covered:", "Begin with `// from: reset`."
     user = (f"Design `{top}`:\n```verilog\n{_clip(code, max_code)}\n```\n"
-            f"Specification: {_clip(spec, 800)}\n\nNot yet covered:\n{todo}\n\n"
+            f"Specification: {_clip(spec, 800)}\n\n{head}\n{todo}\n\n"
             f"Write stimulus (drive the inputs of `{top}` through the instance `uut`, use # delays) "
-            "that covers them.")
+            f"that reaches them. {start}")
     return [{"role": "system", "content": STIM_SYSTEM}, {"role": "user", "content": user}]
 
 

@@ -95,9 +95,7 @@ def cover_job(p: dict) -> dict:
     run_dir = Path(p["out"])
 
     def body():
-        cfg = cover.CoverConfig(target=cover.parse_target(p["target"]), budget=p["budget"], group=p["group"],
-                                train=not p["no_train"], max_tokens=p["max_tokens"], temperature=p["temperature"],
-                                seed=p["seed"], seed_random=p["seed_random"], lr=p["lr"]).check()
+        cfg = cover.config_from(p)
         if p.get("threads", 0) > 0 and not p["policy"].startswith(("openai:", "vllm:")):
             import torch
             torch.set_num_threads(p["threads"])
@@ -105,6 +103,7 @@ def cover_job(p: dict) -> dict:
                             resume=_claim(run_dir, p["_token"], p["resume"]), baseline=p["baseline"],
                             log=lambda *a, **k: None)
         return {"met": s["met"], "simulations": s["simulations"], "total_pct": s["total_pct"],
+                "random_runs": s["random_runs"], "closed_by_model": s["attribution"]["model"],
                 "coverage": {t: v["pct"] for t, v in s["coverage"].items()}, "accepted": len(s["accepted"]),
                 "isolation": s.get("isolation")}
     return _attempt("cover", p, run_dir, body)

@@ -41,6 +41,8 @@ def test_target_parsing():
     for bad in ("", "line", "lines=90", "line=abc", "toggle=120"):
         with pytest.raises(ValueError):
             cover.parse_target(bad)
+    with pytest.raises(ValueError, match="unknown metric 'lines'"):
+        cover.parse_target("lines=90")
 
 
 def test_extraction_repairs_truncated_body():
@@ -69,34 +71,80 @@ def test_uncompilable_stimulus_is_a_penalised_verdict(task):
 
 
 def test_stops_when_target_met_without_loading_a_model(task, tmp_path):
-    cfg = cover.CoverConfig(target={"line": 100.0, "branch": 100.0}, budget=4, seed_random=True)
+    cfg = cover.CoverConfig(target={"line": 100.0, "branch": 100.0}, budget=4)
     s = cover.run_cover(task, tmp_path / "run", cfg, policy_spec="no-such-policy", log=lambda *a: None)
     assert s["met"] and s["simulations"] == 1 and s["coverage"]["line"]["pct"] == 100.0
-    assert (tmp_path / "run" / "suite" / "sim001.sv").is_file()
+    assert s["random_runs"] == 1 and s["attribution"]["model"] == 0
+    assert (tmp_path / "run" / "suite" / "random.sv").is_file()
+    # the kept suite replays to the same points (rtl-agent cover --replay RUN)
+    r = cover.replay(tmp_path / "run", log=lambda *a: None)
+    assert r["same"] and r["runs"] == [{"file": "random.sv", "plusargs": ["+seed=0"], "status": "pass"}]
+    assert "TN:random" in (tmp_path / "run" / "coverage.info").read_text()
+
+
+def test_metric_without_points_is_met_vacuously(tmp_path):
+    # adder16 is combinational: Verilator records no line points, so line=50 holds vacuously
+    s = cover.run_cover(load_task("adder16"), tmp_path / "run", cover.CoverConfig(target={"line": 50.0}, budget=16),
+                        policy_spec="no-such-policy", log=lambda *a: None)
+    assert s["met"] and s["vacuous"] == ["line"] and s["simulations"] == 1
+    assert s["coverage"]["line"] == {"covered": 0, "total": 0, "pct": None, "target": 50.0, "met": True, "vacuous": True}
+
+
+def test_unknown_metric_fails_before_any_simulation(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "rtl_agent.cli", "cover", "counter8", "--target", "lines=90",
+                        "--out", str(tmp_path / "run")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "unknown metric 'lines'" in r.stderr and not (tmp_path / "run").exists()
+
+
+def test_holes_name_lines_and_conditions(task):
+    db = cover.cov.CoverageDB(task.reference_sources())
+    r = cover.simulate(task, task.reference_sources(), "initial begin rst = 1; #30 $finish; end", cover.CoverConfig())
+    db.add(r.points)
+    hs = cover.holes(db, ["line", "branch"], 6)
+    assert hs and all(h.startswith("line ") and "`" in h for h in hs)
+    assert any(" inside `" in h for h in hs)           # the enclosing if/else, read from the source
+    msgs = cover.build_prompt(task, db, cover.CoverConfig(), random_runs=3)
+    assert task.reference_sources()["reference.v"].strip() in msgs[-1]["content"]   # the whole DUT
+    assert "// from: random" in msgs[-1]["content"] and hs[0] in msgs[-1]["content"]
+
+
+def test_model_stimulus_continues_from_the_random_state(tmp_path):
+    # multi_booth_8bit: plain random stays at 34% (it needs a reset pulse); one random run, then a
+    # body that says `// from: random` runs after that run's testbench, with its seed
+    t = load_task("multi_booth_8bit")
+    env = cover.CoverEnv(t, tmp_path, cover.CoverConfig(random_budget=1, budget=4), "none")
+    rows = env.start()
+    assert [r["report"]["kind"] for r in rows] == ["random"] and env.sims[0]["plusargs"] == ["+seed=0"]
+    cand = env.extract("```verilog\n// from: random\nreset = 1;\n@(negedge clk);\nreset = 0;\n"
+                       "repeat (40) @(negedge clk);\n$finish;\n```")
+    assert "wait (rtla_done)" in cand[0] and cand[1] == ["+seed=0"]
+    assert env.extract("```verilog\nreset = 1;\n#20 $finish;\n```")[1] == []      # from reset
+    (row,), = env.score(1, [None], [[None]], [[cand]])
+    assert row["status"] == "pass" and row["report"]["gain"] > 0 and row["report"]["accepted"]
 
 
 @pytest.mark.slow
 def test_loop_writes_run_folder(policy, tmp_path):
-    # gray_counter: one random stimulus leaves toggles uncovered, so the LLM steps run
+    # gray_counter: one random run leaves toggles uncovered, so the LLM steps run
     task = load_task("gray_counter")
     out = tmp_path / "run"
     cfg = cover.CoverConfig(target={"line": 100.0, "branch": 100.0, "toggle": 100.0}, budget=3, group=2,
-                            max_tokens=96, seed_random=True, train=True)
+                            max_tokens=96, random_budget=1, train=True)
     s = cover.run_cover(task, out, cfg, policy=policy, log=lambda *a: None)
     assert s["simulations"] == 3 and sum(s["verdicts"].values()) == 3
     for f in ("coverage.html", "coverage.info", "coverage.txt", "coverage.png", "summary.json", "run.sqlite"):
         assert (out / f).is_file() and (out / f).stat().st_size > 0, f
     rows = _rows(out / "coverage.csv")
     assert [int(r["sim"]) for r in rows] == [1, 2, 3]
-    # the random seed stimulus runs and is kept; coverage never decreases along the run
-    assert rows[0]["status"] == "pass" and (out / "suite" / "sim001.sv").is_file()
+    # the random run is kept; coverage never decreases along the run
+    assert rows[0]["status"] == "pass" and rows[0]["kind"] == "random" and (out / "suite" / "random.sv").is_file()
     totals = [float(r["total_pct"]) for r in rows]
     assert totals[0] > 0 and totals == sorted(totals)
     for r in rows:
         if r["status"] != "pass":
             assert float(r["reward"]) < 0           # failures are penalised verdicts
     assert "SF:reference.v" in (out / "coverage.info").read_text()
-    assert sorted(p.name for p in (out / "suite").iterdir()) == sorted(Path(a).name for a in s["accepted"])
+    assert sorted(p.name for p in (out / "suite").glob("*.sv")) == sorted(Path(a).name for a in s["accepted"])
     summ = json.loads((out / "summary.json").read_text())
     assert set(summ["coverage"]) == {"line", "branch", "toggle"} and summ["why_uncovered"]
     # an existing run is not silently overwritten
@@ -108,7 +156,8 @@ def test_loop_writes_run_folder(policy, tmp_path):
 def test_resume_after_kill_continues(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "rtl_agent.cli", "cover", "counter8", "--target", "line=100,branch=100,toggle=100",
-           "--budget", "4", "--group", "1", "--no-train", "--max-tokens", "64", "--out", str(out)]
+           "--budget", "4", "--group", "1", "--no-train", "--max-tokens", "64", "--random-budget", "0",
+           "--out", str(out)]
     env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
     p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True)
@@ -145,7 +194,7 @@ def test_resume_after_kill_continues(tmp_path):
 
 def _cover_cli(out, *extra):
     cmd = [sys.executable, "-m", "rtl_agent.cli", "cover", "gray_counter", "--target", "line=100,branch=100,toggle=100",
-           "--budget", "5", "--group", "2", "--max-tokens", "48", "--seed-random", "--out", str(out), *extra]
+           "--budget", "5", "--group", "2", "--max-tokens", "48", "--random-budget", "1", "--out", str(out), *extra]
     env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", OMP_WAIT_POLICY="PASSIVE")
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)

@@ -195,3 +195,22 @@ def test_one_build_many_seeds():
     assert all(_count(r, "toggle", "clk:0->1") == 30 + 3 for r in rs)
     bad = coverage_runs(SRC, "cov_dut", text, [["+verilator+seed+1"]])
     assert bad[0].status == "rejected"
+
+
+def test_stop_and_fatal_still_write_coverage():
+    # a stimulus that ends in $stop or $fatal is a finished run, not a crash: its points count
+    for end in ("$stop;", '$fatal(1, "done");'):
+        r = coverage_run(SRC, "cov_dut", STIM.replace("$finish;", end))
+        assert r.status == "pass" and r.data["stopped_by"] == "stop", (end, r.diagnostics)
+        assert _count(r, "toggle", "clk:0->1") == 4
+
+
+def test_random_styles_share_one_build():
+    from eda.coverage import coverage_runs
+    from eda.random_stim import STYLES, seeded_stimulus
+    text = seeded_stimulus(PORTS, "cov_dut", clock="clk", reset="rst", cycles=200, styles=True)
+    rs = coverage_runs(SRC, "cov_dut", text, [[f"+seed={s}"] for s in range(STYLES)])
+    assert [r.status for r in rs] == ["pass"] * STYLES, rs[0].diagnostics
+    # style 3 pulses reset mid-run: rst rises again after the reset at the start
+    rises = [_count(r, "toggle", "rst:0->1") for r in rs]
+    assert rises[3] > 1 and rises[0] == 1

@@ -1,4 +1,4 @@
-"""`rtl-agent cover`: coverage closure with LLM-written stimulus and test-time adaptation."""
+"""`rtl-agent cover`: coverage closure, constrained random first, then LLM-written stimulus on the holes."""
 import re
 import time
 from pathlib import Path
@@ -9,32 +9,42 @@ from designs import load_task
 from rtl_agent import cover, suite_jobs
 
 DESCRIPTION = """\
-Closes coverage on one design: the policy writes stimulus (Verilog driving the DUT instance
-`uut`), Verilator measures line/branch/expr/toggle coverage of the task's reference RTL, and the
-policy is adapted after each group (entropic LoRA step; --no-train turns it off) until every
---target type is met or --budget simulations are spent.
+Closes coverage on one design, as verification engineers do: constrained-random stimulus first
+(fresh, held, toggling and corner values, reset pulses; one Verilator build, a seed per run) until
+the target is met, --patience runs in a row add no point, or --random-budget runs are spent; then
+the policy writes stimulus for the holes left (the prompt names a few, with their source lines and
+enclosing conditions, and shows the whole DUT when it fits the model's context), adapted after each
+group (entropic LoRA step; --no-train turns it off) until every --target metric is met or --budget
+simulations are spent. A design random closes never loads the model. A metric the design has no
+points for is met vacuously; an unknown metric is an error before anything runs.
 
 The model is asked for the statements of an initial block (after one worked example); from its
 answer the first fenced block is taken, lines that cannot be stimulus are dropped (only lines
 starting with a statement keyword, a delay/event control or a DUT input are kept), truncated text
 is cut at the last statement, and the rest runs inside a generated testbench that declares the
-ports and drives the clock. A full `module` (instantiating the DUT as `uut`) is used as is.
+ports and drives the clock (from reset), or, when the answer starts with `// from: random`, after
+the last random run's testbench (from the state it left). A full `module` (instantiating the DUT as
+`uut`) is used as is.
 
 Reward of a stimulus: the share of the still-uncovered target points it reaches first (0..1);
 penalties when the completion holds no Verilog (-1), the sandbox refuses it (-1), it does not
-compile (-0.5), or it crashes / writes no coverage / hits a limit (-0.3). Every sampled stimulus
-costs one simulation of the budget, compiled or not.
+compile (-0.5), or it crashes / writes no coverage / hits a limit (-0.3); $stop/$fatal end a run
+with its coverage. Every random run kept and every sampled stimulus (compiled or not) costs one
+simulation of the budget.
 
-Run folder (--out, default runs/cover/<task>): suite/*.sv (the accepted stimuli: each added
-coverage), coverage.html, coverage.info (lcov), coverage.txt (annotated source), coverage.csv
-(coverage vs simulations), coverage.png, summary.json (target status, uncovered points and why),
-run.sqlite (every step). Kill it and re-run with --resume: it continues after the last finished step.
+Run folder (--out, default runs/cover/<task>): suite/ (random.sv and the model's kept sim*.sv, each
+added coverage; manifest.json: replay it with --replay RUN), coverage.html (the points the model
+closed in blue), coverage.info (lcov, tests `random` and `model`), coverage.txt (annotated source),
+coverage.csv (coverage vs simulations), coverage.png, summary.json (target status, vacuous metrics,
+points closed by the model, uncovered points and why), run.sqlite (every step). Kill it and re-run
+with --resume: it continues after the last finished step.
 """
 
 EPILOG = """examples:
   rtl-agent cover counter8 --target line=100,branch=100,toggle=90 --budget 8
   rtl-agent cover fsm --budget 4 --no-train --baseline          RTLLM design, random baseline beside
-  rtl-agent cover designs/fifo8x4 --seed-random --out runs/cover/fifo --resume
+  rtl-agent cover designs/fifo8x4 --random-budget 0 --out runs/cover/fifo --resume   model from the start
+  rtl-agent cover --replay runs/cover/counter8        re-run the kept suite, compare with the record
 """
 
 
@@ -48,6 +58,9 @@ def register(sub):
     p.add_argument("--budget", type=int, default=16, help="simulations (sampled stimuli) at most (default 16)")
     p.add_argument("--policy", default="default",
                    help="default (bundled SmolLM2-135M, CPU) | hf:PATH | vllm:PATH | openai:MODEL@URL")
+    p.add_argument("--adapter", default="default",
+                   help="SFT adapter merged into a local model (default: the bundled Verilog adapter, bundled model "
+                   "only; none: off; or a folder from `rtl-agent sft`)")
     p.add_argument("--group", type=int, default=4, help="stimuli sampled per step, G (default 4)")
     p.add_argument("--no-train", action="store_true", help="sample only; no LoRA update between steps")
     p.add_argument("--out", default=None, help="run folder (default runs/cover/<task>)")
@@ -56,8 +69,13 @@ def register(sub):
     p.add_argument("--max-tokens", type=int, default=256, help="tokens per stimulus sample (default 256)")
     p.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
     p.add_argument("--lr", type=float, default=1e-4, help="LoRA learning rate (default 1e-4)")
-    p.add_argument("--seed-random", action="store_true",
-                   help="start with one constrained-random stimulus (counts in the budget); off by default")
+    p.add_argument("--random-budget", type=int, default=8,
+                   help="constrained-random runs at most before the model (part of --budget; 0: the model from "
+                        "the start; default 8)")
+    p.add_argument("--patience", type=int, default=4,
+                   help="random runs in a row without a new point that end the random phase (default 4)")
+    p.add_argument("--replay", default=None, metavar="RUN",
+                   help="re-run the suite kept in run folder RUN and compare its coverage with the recorded one")
     p.add_argument("--threads", type=int, default=1,
                    help="torch CPU threads for the model (default 1: on a busy 2-core machine OpenMP spin-waiting "
                         "made 2 threads 8-60x slower than 1)")
@@ -68,13 +86,17 @@ def register(sub):
 
 
 def run(args) -> int:
+    if args.replay:
+        r = cover.replay(Path(args.replay))
+        got = ", ".join(f"{t} {c}/{n}" for t, (c, n) in r["coverage"].items())
+        print(f"replayed {len(r['runs'])} run(s): {got}; "
+              + ("same points as recorded" if r["same"] else f"DIFFERS from the recorded {r['recorded']}"))
+        return 0 if r["same"] else 1
     if suite_jobs.wants_suite(args):
         return suite_jobs.run_suite(args, "cover")
     if not args.task:
-        raise ValueError("give a TASK (or --suite SUITE)")
-    cfg = cover.CoverConfig(target=cover.parse_target(args.target), budget=args.budget, group=args.group,
-                            train=not args.no_train, max_tokens=args.max_tokens, temperature=args.temperature,
-                            seed=args.seed, seed_random=args.seed_random, lr=args.lr).check()
+        raise ValueError("give a TASK (or --suite SUITE, or --replay RUN)")
+    cfg = cover.config_from(vars(args))
     task = load_task(args.task)
     if args.threads > 0 and not args.policy.startswith(("openai:", "vllm:")):
         import torch
@@ -93,10 +115,12 @@ def run(args) -> int:
         s = cover.run_cover(task, out, cfg, policy_spec=args.policy, resume=args.resume, baseline=args.baseline,
                             on_sim=on_sim, log=prog.console.print)
         prog.update(bar, completed=s["simulations"])
-    cov = ", ".join(f"{t} {v['pct'] if v['pct'] is not None else '-'}% (target {v['target']:g}{' met' if v['met'] else ''})"
+    cov = ", ".join(f"{t} no points (vacuously met)" if v["vacuous"] else
+                    f"{t} {v['pct'] if v['pct'] is not None else '-'}% (target {v['target']:g}{' met' if v['met'] else ''})"
                     for t, v in s["coverage"].items())
     print(f"{task.name}: {'target met' if s['met'] else 'target not met'} after {s['simulations']} simulation(s) "
-          f"({time.monotonic() - t0:.0f} s): {cov}; {len(s['accepted'])} stimuli kept in {out}/suite; "
+          f"({s['random_runs']} random, {s['model_samples']} model; {time.monotonic() - t0:.0f} s): {cov}; "
+          f"{s['attribution']['model']} point(s) closed by the model; {len(s['accepted'])} file(s) kept in {out}/suite; "
           f"report {out}/coverage.html")
     if s.get("baseline"):
         print(f"random baseline at the same budget: total {s['baseline']['percent']}% vs agent {s['total_pct']}%")
