@@ -514,9 +514,10 @@ def _union(sims, sources) -> cov.CoverageDB:
 
 
 def run_cover(task, out: Path, cfg: CoverConfig, policy=None, policy_spec: str = "default", resume: bool = False,
-              baseline: bool = False, on_sim=None, log=print) -> dict:
+              baseline: bool = False, on_sim=None, log=print, adapter=None) -> dict:
     """Run (or resume) a closure job in `out` (training.loop, the same loop as `optimize`); returns the
-    summary (also written to summary.json). on_sim(record, db) is called after each simulation."""
+    summary (also written to summary.json). on_sim(record, db) is called after each simulation.
+    adapter: the SFT adapter given to make_policy (None: its default)."""
     cfg.check()
     out = Path(out)
     env = CoverEnv(task, out, cfg, policy_spec, on_sim)
@@ -645,9 +646,7 @@ def _why(db, sims) -> str:
     if not sims:
         return "no simulation ran yet"
     if not db.points:
-        bad = {}
-        for s in sims:
-            bad[s["status"]] = bad.get(s["status"], 0) + 1
+        bad = _count(s["status"] for s in sims)
         return ("no stimulus ran to completion, so not even the point set is known: "
                 + ", ".join(f"{n} {k}" for k, n in sorted(bad.items())))
     ok = [s for s in sims if s["status"] == "pass"]
@@ -655,12 +654,17 @@ def _why(db, sims) -> str:
             "simulations did not run: see coverage.csv status)")
 
 
+def _count(items) -> dict:
+    out = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
 def _summary(task, sims, db, cfg, base, store, first, kept) -> dict:
     status = target_status(db, cfg.target)
     unc = [p.describe() for p in db.uncovered(list(cfg.target))]
-    counts = {}
-    for s in sims:
-        counts[s["status"]] = counts.get(s["status"], 0) + 1
+    counts = _count(s["status"] for s in sims)
     closed = [p for p in db.all() if first.get(p.key, ("",))[0] == "model"]
     return {"task": task.name, "top": task.top, "date": datetime.date.today().isoformat(),
             "isolation": cov.sandbox.isolation_mode(),   # bwrap, or off (--no-isolation)
@@ -671,6 +675,8 @@ def _summary(task, sims, db, cfg, base, store, first, kept) -> dict:
             "simulations": len(sims), "budget": cfg.budget, "steps": len({s["step"] for s in sims}),
             "random_runs": sum(s.get("kind") == RANDOM for s in sims),
             "model_samples": sum(s.get("kind") != RANDOM for s in sims),
+            "model_verdicts": _count(s["status"] for s in sims if s.get("kind") != RANDOM),
+            "model_from_random": sum(bool(s.get("plusargs")) for s in sims if s.get("kind") != RANDOM),
             "attribution": {o: sum(v[0] == o for v in first.values()) for o in (RANDOM, "model")},
             "closed_by_model": [f"{p.describe()} <- sim {first[p.key][1]}" for p in closed][:200],
             "verdicts": counts, "accepted": [f"suite/{f}" for f in kept],

@@ -1,0 +1,175 @@
+"""Coverage closure, random first then the model on the holes (`rtl-agent cover`), against the
+plain constrained-random baseline at the SAME simulation budget, on the 61 designs of
+bench/results/cover_rtllm.md (RTLLM v2.0 references + project tasks). Writes
+bench/results/cover_closure{,_TAG}.{csv,md}.
+
+    .venv/bin/python bench/cover_closure.py --workers 2                        # bundled model, no adapter
+    .venv/bin/python bench/cover_closure.py --adapter default --tag sft --only-open   # same, SFT adapter
+
+Per design, in RUNS/<tag>/<design>: the baseline (`cover.run_baseline`: plain seeded_stimulus, +seed=0..B-1,
+one build) and the job (`cover.run_cover`, budget B: random phase of at most --random-budget runs with
+--patience, then groups of --group samples of --max-tokens from the policy, training on). The model
+loads only in jobs random did not close. Run folders persist: re-running resumes (a finished design is
+read back). --only-open: only the designs whose job in RUNS/bundled did not meet the target after the
+random phase (where the model runs at all). FSM columns: bench/cover_fsm.py adds them.
+"""
+import argparse
+import inspect
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import pandas as pd  # noqa: E402
+
+from bench.common import header, md_table, write_rows  # noqa: E402
+from designs import load_suite  # noqa: E402
+from rtl_agent import cover  # noqa: E402
+
+TYPES = ("line", "branch", "expr", "toggle")
+
+
+def _frac(ct) -> str:
+    return f"{ct[0]}/{ct[1]}" if ct else ""
+
+
+def job(p) -> dict:
+    """One design: baseline then job (a worker process; torch on one thread)."""
+    suite, name, a = p
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    import torch
+    torch.set_num_threads(1)
+    t = next(x for x in load_suite(suite, only=name) if x.name == name)
+    out = Path(a["runs"]) / a["tag"] / name
+    cfg = cover.CoverConfig(target=cover.parse_target(a["target"]), budget=a["budget"], random_budget=a["random_budget"],
+                            patience=a["patience"], group=a["group"], max_tokens=a["max_tokens"], seed=0)
+    row = {"suite": suite, "task": name}
+    try:
+        t0 = time.monotonic()
+        out.mkdir(parents=True, exist_ok=True)
+        base = cover.run_baseline(t, t.reference_sources(), out, cfg)
+        row["base_s"] = round(time.monotonic() - t0, 1)
+        t1 = time.monotonic()
+        kw = {"adapter": a["adapter"]} if "adapter" in inspect.signature(cover.run_cover).parameters else {}
+        s = cover.run_cover(t, out, cfg, policy_spec="default", resume=(out / "run.sqlite").exists(), baseline=True,
+                            log=lambda *x: None, **kw)
+        row["job_s"] = round(time.monotonic() - t1, 1)
+    except Exception as e:  # noqa: BLE001 - one design's failure is its row
+        return {**row, "status": "error", "note": f"{type(e).__name__}: {e}"[:200]}
+    bf = {k: tuple(v) for k, v in base["final"].items()}
+    bdb_met = all((bf.get(k, (0, 0))[1] == 0 or 100 * bf[k][0] / bf[k][1] >= v - 1e-9) for k, v in cfg.target.items())
+    row.update({"status": "done", "budget": cfg.budget, "base_total_pct": base["percent"], "base_met": bdb_met,
+                "job_total_pct": s["total_pct"], "job_met": s["met"],
+                "job_ge_base": s["total_pct"] >= base["percent"] - 1e-9,
+                "random_runs": s["random_runs"], "model_samples": s["model_samples"],
+                "model_ran": s["model_verdicts"].get("pass", 0), "model_no_code": s["model_verdicts"].get("extract", 0),
+                "model_from_random": s["model_from_random"],
+                "closed_by_model": s["attribution"]["model"], "vacuous": ",".join(s["vacuous"])})
+    for k in TYPES:
+        row[f"base_{k}"] = _frac(bf.get(k))
+        row[f"job_{k}"] = _frac(s["all_types"].get(k))
+    row["closed_points"] = "; ".join(c.split(" in uut")[0] for c in s["closed_by_model"][:4])
+    return row
+
+
+def _designs(args) -> list:
+    out = []
+    for suite in ("rtllm", "designs"):
+        for t in load_suite(suite):
+            out.append((suite, t.name))
+    if args.only:
+        keep = set(args.only.split(","))
+        out = [d for d in out if d[1] in keep]
+    if args.only_open:
+        def is_open(name):
+            f = Path(args.runs) / "bundled" / name / "summary.json"
+            return f.is_file() and json.loads(f.read_text())["model_samples"] > 0
+        out = [d for d in out if is_open(d[1])]
+    return out
+
+
+def write_md(rows, args, path: Path, secs: float):
+    done = [r for r in rows if r.get("status") == "done"]
+    n = len(done)
+    opened = [r for r in done if r["model_samples"]]
+    tot = {
+        "designs run": f"{n} ({len(rows) - n} errors)",
+        "mean total coverage, baseline / job": (f"{sum(r['base_total_pct'] for r in done) / max(n, 1):.2f}% / "
+                                                f"{sum(r['job_total_pct'] for r in done) / max(n, 1):.2f}%"),
+        "target met, baseline / job": f"{sum(r['base_met'] for r in done)}/{n} / {sum(r['job_met'] for r in done)}/{n}",
+        "job coverage >= baseline": f"{sum(r['job_ge_base'] for r in done)}/{n}"
+                                    + (" (below: " + ", ".join(f"{r['task']} {r['job_total_pct']} vs {r['base_total_pct']}"
+                                                               for r in done if not r["job_ge_base"]) + ")"
+                                       if any(not r["job_ge_base"] for r in done) else ""),
+        "designs the random phase closed (no model loaded)": f"{n - len(opened)}/{n}",
+        "designs where the model ran": f"{len(opened)}",
+        "model samples / ran / no usable statement": (f"{sum(r['model_samples'] for r in done)} / "
+                                                      f"{sum(r['model_ran'] for r in done)} / "
+                                                      f"{sum(r['model_no_code'] for r in done)}"),
+        "samples continuing from the random state": f"{sum(r['model_from_random'] for r in done)}",
+        "points closed by the model (designs)": (f"{sum(r['closed_by_model'] for r in done)} "
+                                                 f"({sum(r['closed_by_model'] > 0 for r in done)} designs)"),
+        "time per design, median / max (s)": _times(done),
+    }
+    cols = ["suite", "task", "base_total_pct", "job_total_pct", "base_met", "job_met", "random_runs", "model_samples",
+            "model_ran", "closed_by_model"] + [f"job_{k}" for k in TYPES] + ["job_s", "closed_points"]
+    text = (header(f"Coverage closure: random first, then the model on the holes ({args.tag})",
+                   {"generated by": f"bench/cover_closure.py ({secs / 60:.0f} min, {args.workers} workers)",
+                    "load": f"machine shared with 3 other helpers: load average {os.getloadavg()[0]:.1f} at the end"})
+            + f"\nBudget {args.budget} simulations per design for both; target `{args.target}`. Baseline: plain "
+            "`seeded_stimulus` (+seed=0..B-1, 200 cycles). Job: random phase (styles fresh/held/toggling/corner+reset "
+            f"pulses, at most {args.random_budget} runs, patience {args.patience}), then groups of {args.group} samples x "
+            f"{args.max_tokens} tokens from the bundled SmolLM2-135M (adapter `{args.adapter}`), training on.\n\n"
+            + md_table(pd.DataFrame([[k, v] for k, v in tot.items()], columns=["", "value"])) + "\n\n## Per design\n\n"
+            + md_table(pd.DataFrame([[r.get(c, "") for c in cols] for r in rows], columns=cols)) + "\n")
+    path.write_text(text)
+
+
+def _times(done) -> str:
+    ts = sorted(r["base_s"] + r["job_s"] for r in done)
+    return f"{ts[len(ts) // 2]:.0f} / {ts[-1]:.0f}" if ts else ""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="", help="comma list of designs")
+    ap.add_argument("--only-open", action="store_true", help="only designs the bundled run's random phase left open")
+    ap.add_argument("--target", default="line=95,branch=90,toggle=80")
+    ap.add_argument("--budget", type=int, default=12)
+    ap.add_argument("--random-budget", type=int, default=8)
+    ap.add_argument("--patience", type=int, default=4)
+    ap.add_argument("--group", type=int, default=4)
+    ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--adapter", default="none", help="SFT adapter for the model: none | default | PATH")
+    ap.add_argument("--tag", default="bundled")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--runs", default=str(ROOT / "runs" / "bench-cover-closure"))
+    args = ap.parse_args(argv)
+    if args.workers > 2:
+        raise ValueError("--workers: at most 2 on this shared machine")
+    ds = _designs(args)
+    name = "cover_closure" if args.tag == "bundled" else f"cover_closure_{args.tag}"
+    out = ROOT / "bench" / "results" / name
+    p = {k: getattr(args, k) for k in ("target", "budget", "random_budget", "patience", "group", "max_tokens",
+                                       "adapter", "tag", "runs")}
+    order = {d[1]: i for i, d in enumerate(ds)}
+    rows, t0 = [], time.monotonic()
+    with mp.get_context("spawn").Pool(args.workers) as pool:
+        for r in pool.imap_unordered(job, [(s, n, p) for s, n in ds]):
+            rows.append(r)
+            rows.sort(key=lambda r: order[r["task"]])
+            print(f"{r['task']:24s} {r.get('status')} base {r.get('base_total_pct')} job {r.get('job_total_pct')} "
+                  f"model {r.get('model_samples')} closed {r.get('closed_by_model')} {r.get('job_s')}s", flush=True)
+            cols = sorted({k for x in rows for k in x}, key=lambda k: list(r).index(k) if k in r else 99)
+            write_rows(out.with_suffix(".csv"), [{c: x.get(c, "") for c in cols} for x in rows])
+            write_md(rows, args, out.with_suffix(".md"), time.monotonic() - t0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
