@@ -1,14 +1,15 @@
 """Mutant-kill benchmark under the observation rules (issue #19): does spec-level equivalence let a
 mutant of a defined output live?
 
-    .venv/bin/python bench/mutants_observe.py [--per-design 20] [--timeout 8] [--workers 2]
+    .venv/bin/python bench/mutants_observe.py [--per-design 20] [--timeout 8] [--workers 2] [--regress RUN]
 
 Reruns bench/mutants.py's mutants (same generator, seed and settings) of every design that has an
 observation rule, with the equivalence check at spec level (eda.observe) and the same testbench run.
 Designs without a rule are checked exactly as before (no wrapper), so their rows are taken from
 bench/results/mutants.csv.  Writes bench/results/mutants_observe.csv (the rerun rows, each with its
 strict verdict from mutants.csv) and mutants_observe.md (kill rates strict vs spec, every mutant
-that the strict run killed and the spec run does not, with the rule that frees it).
+that the strict run killed and the spec run does not, with the rule that frees it).  --regress RUN adds
+the references' verdicts from the run folder of `rtl-agent regress --equiv --policy reference`.
 """
 import argparse
 import csv
@@ -48,6 +49,8 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=8.0, help="seconds per equivalence check")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--regress", type=Path, help="run folder of `rtl-agent regress --equiv --policy reference`")
+    ap.add_argument("--report-only", action="store_true", help="re-render the report from mutants_observe.csv")
     a = ap.parse_args(argv)
     from designs import load_suite
     strict = {(r["suite"], r["design"], r["mutant"]): r for r in csv.DictReader(open(OUT / "mutants.csv"))}
@@ -57,6 +60,8 @@ def main(argv=None):
             if not t.observe:
                 continue
             ruled[(suite, t.name)] = t.observe
+            if a.report_only:
+                continue
             ref = t.reference_sources()
             base = {"suite": suite, "design": t.name, "top": t.top, "clock": t.clock, "reset": t.reset,
                     "low": t.reset_active_low, "ref": ref, "tb": t.testbench_sources(), "tb_top": t.tb_top,
@@ -64,6 +69,13 @@ def main(argv=None):
             jobs.append(base)
             jobs += [dict(base, mutant=m.sources, id=m.id, kind=m.kind, desc=m.desc)
                      for m in mutants(ref, a.per_design, a.seed)]
+    if a.report_only:
+        rows = list(csv.DictReader(open(OUT / "mutants_observe.csv")))
+        for r in rows:
+            r["tb_kills"] = r["tb_kills"] == "True"
+            r["same_mutant"] = r["same_mutant"] == "True"
+        report(rows, strict, ruled, a)
+        return
     rows = []
     with ProcessPoolExecutor(a.workers) as ex:
         for f in as_completed([ex.submit(work, j) for j in jobs]):
@@ -136,6 +148,14 @@ def report(rows, strict, ruled, a):
          f"{sum(1 for r in rows if not r['same_mutant'])}", "",
          "## Mutants whose verdict changed (strict -> spec) and why", ""]
     L += [md_table(pd.DataFrame(lost))] if lost else ["- none"]
+    if a.regress:
+        df = pd.read_csv(a.regress / "results.csv", keep_default_na=False)
+        cols = ["design", "equiv_mode", "samples", "equiv_proven", "func_pass", "ref_status", "observe"]
+        L += ["", f"## `rtl-agent regress --equiv --policy reference` ({a.regress})", "",
+              f"- references proven against themselves: {int(df.equiv_proven.sum())}/{len(df)} "
+              f"(strict: {int(df[df.equiv_mode == 'strict'].equiv_proven.sum())}/{int((df.equiv_mode == 'strict').sum())}, "
+              f"spec: {int(df[df.equiv_mode == 'spec'].equiv_proven.sum())}/{int((df.equiv_mode == 'spec').sum())})", "",
+              md_table(df[[c for c in cols if c in df]])]
     (OUT / "mutants_observe.md").write_text("\n".join(L) + "\n")
     print("\n".join(L))
 

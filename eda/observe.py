@@ -114,6 +114,8 @@ def _rename_top(sources: dict, old: str, new: str) -> dict:
         if isinstance(text, str) and str(name).endswith((".v", ".sv")):
             text, k = decl.subn(lambda m: m.group(1) + new, text)
             hits += k
+            # Icarus' preprocessor joins the files: a last line without a newline would glue two modules
+            text += "" if text.endswith("\n") else "\n"
         out[name] = text
     if hits != 1:
         raise ObserveError(f"module '{old}' is defined {hits} times in the sources")
