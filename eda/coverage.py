@@ -9,7 +9,8 @@
 What is a point: one record of Verilator's coverage.dat (format below) whose file is a DUT
 source. Types are Verilator's: line (a block of statements; `S` lists its lines), branch
 (if/else/case arm), toggle (each bit, 0->1 and 1->0 separately), expr (one term assignment of
-a condition), user (`cover property`). FSM coverage is off (see eda/tools/verilator.py). $stop and $fatal end
+a condition), user (`cover property`); fsm_state and fsm_arc come from eda.fsm (Verilator's FSM coverage is off,
+see eda/tools/verilator.py), only when `fsms` are given. $stop and $fatal end
 the run with coverage written, like $finish (`eda.stimulus.harness`; stopped_by "stop").
 A point is covered when its count >= 1 (verilator_coverage's annotate threshold is 10; we
 report reached-at-all, which is what a closure loop chases).
@@ -397,18 +398,21 @@ def _names(dut_sources: dict) -> dict:
 
 def coverage_run(dut_sources: dict, top: str, stimulus: str, workdir=None, limits: CoverageLimits | None = None,
                  ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False,
-                 plusargs=()) -> CoverageResult:
+                 plusargs=(), fsms=None) -> CoverageResult:
     """Build DUT + stimulus with Verilator coverage, run it, return the DUT's points.
 
     A stimulus that is refused, does not compile, or crashes is a verdict (status rejected/
     error/fail/timeout with diagnostics), never an exception. `ports`/`clock` are only needed for a
     body-form stimulus (parsed from the DUT with eda.ports when omitted). `workdir`: build there
-    (kept) instead of a temp dir. `plusargs`: passed to the simulation (e.g. ["+seed=3"])."""
-    return coverage_runs(dut_sources, top, stimulus, [list(plusargs)], workdir, limits, ports, clock, period_ns, keep)[0]
+    (kept) instead of a temp dir. `plusargs`: passed to the simulation (e.g. ["+seed=3"]). `fsms`
+    (eda.fsm.extract, with `clock`): also fsm_state / fsm_arc points."""
+    return coverage_runs(dut_sources, top, stimulus, [list(plusargs)], workdir, limits, ports, clock, period_ns, keep,
+                         fsms)[0]
 
 
 def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None, limits: CoverageLimits | None = None,
-                  ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False) -> list:
+                  ports=None, clock: str | None = None, period_ns: float = 10.0, keep: bool = False,
+                  fsms=None) -> list:
     """One build, one run per entry of `runs` (a list of plusarg lists): the cheap way to sweep a
     stimulus that reads `$value$plusargs` (e.g. a seed). Returns one CoverageResult per run; the
     build time is charged to the first. A build failure is returned for every run."""
@@ -458,13 +462,14 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
     wd = Path(workdir) if workdir else box.path
     wd.mkdir(parents=True, exist_ok=True)
     try:
-        failed, build_s, data, blog = _build(wd, sources, prep, lim, t0, verdict)
+        fsms = list(fsms or []) if clock else []      # the monitor samples at the DUT's clock
+        failed, build_s, data, blog = _build(wd, sources, prep, lim, t0, verdict, fsms, clock)
         if failed is not None:
             return every(failed)
         out = []
         for i, args in enumerate(runs):
             t1 = time.monotonic()
-            r = _run(wd, sources, prep, lim, args, dict(data), verdict)
+            r = _run(wd, sources, prep, lim, args, dict(data), verdict, fsms)
             r.build_s = build_s if i == 0 else 0.0
             r.seconds = (time.monotonic() - t0) if i == 0 else time.monotonic() - t1
             out.append(r)
@@ -474,12 +479,13 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
             box.__exit__(None, None, None)
 
 
-def _build(wd: Path, sources, prep, lim, t0, verdict):
+def _build(wd: Path, sources, prep, lim, t0, verdict, fsms=(), clock=None):
     """(failure verdict or None, build seconds, data, log)."""
+    from .fsm import monitor
     off, on = "/*verilator coverage_off*/\n", "\n/*verilator coverage_on*/\n"
     # the stimulus keeps its own line numbers: coverage_off shares its first line
     (wd / STIM_FILE).write_text(off.rstrip("\n") + " " + prep.text + on)
-    (wd / HARNESS_FILE).write_text(off + stim.harness(prep.tb, lim.max_time_ns) + on)
+    (wd / HARNESS_FILE).write_text(off + stim.harness(prep.tb, lim.max_time_ns, monitor(fsms, clock) if fsms else "") + on)
     for n, t in sources.items():
         (wd / n).write_text(t)
     obj = wd / "obj_dir"
@@ -511,7 +517,7 @@ def _build(wd: Path, sources, prep, lim, t0, verdict):
     return None, build_s, data, r.out + m.out
 
 
-def _run(wd: Path, sources, prep, lim, plusargs, data, verdict) -> CoverageResult:
+def _run(wd: Path, sources, prep, lim, plusargs, data, verdict, fsms=()) -> CoverageResult:
     dat = wd / "coverage.dat"
     dat.unlink(missing_ok=True)
     x = sandbox.run(VERILATOR.coverage_run_cmd("./obj_dir/Vsim", "coverage.dat", plusargs), wd, lim.run)
@@ -531,6 +537,9 @@ def _run(wd: Path, sources, prep, lim, plusargs, data, verdict) -> CoverageResul
                else f"simulation ended (rc {x.rc}) without writing coverage (e.g. $stop, $fatal or a crash)")
         return verdict(st, [Diagnostic(why, STIM_FILE)] + _diags(x.out, prep.line_offset), run_s=run_s, log=log, data=data)
     pts = parse_coverage_dat(dat.read_text(errors="replace"), set(sources))
+    if fsms:
+        from .fsm import points
+        pts += points(fsms, x.out)
     diags = []
     if data["stopped_by"] == "time_limit":
         diags.append(Diagnostic(f"stimulus did not call $finish within {lim.max_time_ns} ns; stopped there",

@@ -124,9 +124,10 @@ def prepare(stimulus: str, top: str, ports=None, clock: str | None = None, perio
     return wrap_body(stimulus, top, ports, clock, period_ns)
 
 
-def harness(tb: str, max_time_ns: int) -> str:
-    """The generated top: the testbench plus a simulated-time limit (a stimulus without $finish ends here)."""
-    return (f"module {HARNESS};\n  {tb} tb();\n"
+def harness(tb: str, max_time_ns: int, extra: str = "") -> str:
+    """The generated top: the testbench plus a simulated-time limit (a stimulus without $finish ends here);
+    `extra`: more harness code (eda.fsm's monitor)."""
+    return (f"module {HARNESS};\n  {tb} tb();\n" + extra +
             # $stop/$fatal end the run like $finish (an error, not an abort) so coverage is still written
             "  initial $c(\"Verilated::threadContextp()->fatalOnError(false);\");\n"
             f"  initial begin #({int(max_time_ns)}); $display(\"{TIME_LIMIT_MSG} ({int(max_time_ns)} ns)\"); $finish; end\n"

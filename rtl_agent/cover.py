@@ -6,9 +6,11 @@
 
 Step 0, the random phase (no model): `eda.random_stim.seeded_stimulus` with styles (fresh, held,
 toggling, corner values with reset pulses; the seed picks the style), one build, run with
-+seed=S*1000+k for k = 0.. until the target is met, `patience` runs in a row add no point once
-every style ran (the plateau) or `random_budget` runs are spent. One build runs the whole random budget (a run costs
-milliseconds); the runs after the plateau are discarded unseen and count nowhere.
++seed=S*1000+k for k = 0.. until `patience` runs in a row add no point once every style ran (the
+plateau; a met target does not stop it) or `random_budget` runs are spent. One build runs the whole
+random budget (a run costs milliseconds); the runs after the plateau are discarded unseen and count
+nowhere. Metrics: Verilator's line/branch/expr/toggle/user, and fsm_state/fsm_arc (eda.fsm: FSMs
+Yosys finds, measured by a monitor in the same simulation).
 Then, while the target is not met and the budget lasts, the model phase: a prompt naming a few
 holes (their source lines and the branch conditions that enclose them) with the whole DUT when it
 fits the policy's context -> G stimuli sampled -> each compiled and run by `eda.coverage.coverage_run`
@@ -53,13 +55,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from eda import coverage as cov
+from eda import fsm
 from eda import tools
 from eda.fsutil import atomic_write
 from eda.random_stim import STYLES, seeded_stimulus
 from training.loop import Environment, Group, Loop, LoopConfig, RunFolderError  # noqa: F401 (RunFolderError: API)
 from training.store import RunStore
 
-CHASED = ("line", "branch", "expr", "toggle", "user")
+CHASED = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
 RANDOM = "random"          # kind of the random phase's simulations (the model's are "llm")
 
 # Failed stimuli are verdicts with a reward, never exceptions (see the module doc).
@@ -159,18 +162,16 @@ def points_of(pairs) -> list:
     return cov.parse_coverage_dat("\n".join(f"C '{k}' {c}" for k, c in pairs))
 
 
-def plateau(results, target: dict, patience: int, db=None) -> int:
-    """How many of the random runs to keep: up to the one that meets the target, or the one after
-    which `patience` runs in a row added no point, once every input style ran (all runs if neither)."""
+def plateau(results, patience: int) -> int:
+    """How many of the random runs to keep: up to the one after which `patience` runs in a row added
+    no point, once every input style ran (all of them if that never happens). A met target does not
+    stop it: random runs are cheap, and the union only grows."""
     trial, idle = cov.CoverageDB(), 0
-    trial.add((db or cov.CoverageDB()).points.values())
     for i, r in enumerate(results):
         new = bool(r.ok and _covered(r.points) - _covered(trial.points.values()))
         if r.ok:
             trial.add(r.points)
         idle = 0 if new else idle + 1
-        if met(trial, target):
-            return i + 1
         if idle >= patience and i + 1 >= STYLES:
             return i + 1
     return len(results)
@@ -206,6 +207,9 @@ def holes(db: cov.CoverageDB, types, limit: int) -> list:
     line and the conditions around it; then toggles, grouped per signal."""
     out, toggles = [], {}
     for p in db.uncovered(types):
+        if p.type.startswith("fsm_"):
+            out.append(f"FSM {p.comment} never seen ({'state' if p.type == 'fsm_state' else 'transition'})")
+            continue
         if p.type == "toggle":
             sig = re.sub(r"\[\d+\].*|:.*", "", p.comment) or p.comment
             toggles.setdefault(sig, []).append(p.comment[len(sig):].replace(":", " ").strip())
@@ -346,9 +350,9 @@ def _limits(cfg: CoverConfig) -> cov.CoverageLimits:
     return lim
 
 
-def simulate(task, sources: dict, text: str, cfg: CoverConfig, plusargs=()) -> cov.CoverageResult:
+def simulate(task, sources: dict, text: str, cfg: CoverConfig, plusargs=(), fsms=()) -> cov.CoverageResult:
     return cov.coverage_run(sources, task.top, text, limits=_limits(cfg), ports=task.ports, clock=task.clock,
-                            period_ns=task.period_ns or 10.0, plusargs=plusargs)
+                            period_ns=task.period_ns or 10.0, plusargs=plusargs, fsms=fsms)
 
 
 def random_text(task, cfg: CoverConfig, finish: bool = True) -> str:
@@ -387,6 +391,7 @@ class CoverEnv(Environment):
         self.sources = task.reference_sources()
         self.types = list(cfg.target)
         self.inputs = [p.name for p in task.ports if p.direction == "input" and p.name != task.clock]
+        self.fsms = fsm.extract(self.sources, task.top) if task.clock else []
         self.sims, self.db = [], cov.CoverageDB(self.sources)
 
     def settings(self) -> dict:
@@ -403,8 +408,8 @@ class CoverEnv(Environment):
             return []
         t, text = self.task, random_text(self.task, self.cfg)
         args = [[f"+seed={self.cfg.seed * 1000 + k}"] for k in range(n)]
-        res = cov.coverage_runs(self.sources, t.top, text, args, limits=_limits(self.cfg))
-        keep = plateau(res, self.cfg.target, self.cfg.patience)
+        res = cov.coverage_runs(self.sources, t.top, text, args, limits=_limits(self.cfg), clock=t.clock, fsms=self.fsms)
+        keep = plateau(res, self.cfg.patience)
         self.emit("phase", step=0, phase=f"random phase: {keep} run(s) kept of {n}")
         return self._rows([text] * keep, res[:keep], kind=RANDOM, plusargs=args[:keep])
 
@@ -453,7 +458,7 @@ class CoverEnv(Environment):
 
     def score(self, step: int, groups: list, comps: list, stimuli: list) -> list:
         texts = [s[0] if s else c.text for s, c in zip(stimuli[0], comps[0])]
-        results = [simulate(self.task, self.sources, s[0], self.cfg, s[1]) if s else None for s in stimuli[0]]
+        results = [simulate(self.task, self.sources, s[0], self.cfg, s[1], self.fsms) if s else None for s in stimuli[0]]
         return [self._rows(texts, results, kind="llm", plusargs=[s[1] if s else [] for s in stimuli[0]])]
 
     def _rows(self, texts, results, kind, plusargs) -> list:
@@ -558,7 +563,8 @@ def run_baseline(task, sources, out: Path, cfg: CoverConfig) -> dict:
     text = seeded_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
                            reset_active_low=task.reset_active_low, cycles=200, seed=0,
                            period_ns=task.period_ns or 10.0)
-    res = cov.coverage_runs(sources, task.top, text, [[f"+seed={s}"] for s in range(cfg.budget)])
+    res = cov.coverage_runs(sources, task.top, text, [[f"+seed={s}"] for s in range(cfg.budget)], clock=task.clock,
+                            fsms=fsm.extract(sources, task.top) if task.clock else [])
     db, curve = cov.CoverageDB(sources), []
     for r in res:
         if r.ok:
@@ -703,10 +709,11 @@ def replay(run_dir: Path, log=print) -> dict:
     for e in m["entries"]:
         files.setdefault(e["file"], []).append(e["plusargs"])
     lim = _limits(CoverConfig())
+    fsms = fsm.extract(sources, task.top) if task.clock else []
     for name, args in files.items():
         text = (run_dir / "suite" / name).read_text()
         res = cov.coverage_runs(sources, task.top, text, args, limits=lim, ports=task.ports, clock=task.clock,
-                                period_ns=task.period_ns or 10.0)
+                                period_ns=task.period_ns or 10.0, fsms=fsms)
         for a, r in zip(args, res):
             runs.append({"file": name, "plusargs": a, "status": r.status})
             log(f"{name} {' '.join(a)}: {r.status}")
@@ -723,7 +730,7 @@ def _plot(path: Path, rows, base, cfg, name):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    colors = {"line": "C0", "branch": "C1", "expr": "C2", "toggle": "C3", "user": "C4"}
+    colors = {t: f"C{i}" for i, t in enumerate(CHASED)}
     for t in CHASED:
         ys = [r.get(f"{t}_pct") for r in rows]
         pts = [(r["sim"], y) for r, y in zip(rows, ys) if y not in (None, "")]

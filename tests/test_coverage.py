@@ -214,3 +214,22 @@ def test_random_styles_share_one_build():
     # style 3 pulses reset mid-run: rst rises again after the reset at the start
     rises = [_count(r, "toggle", "rst:0->1") for r in rs]
     assert rises[3] > 1 and rises[0] == 1
+
+
+def test_fsm_states_and_arcs_measured():
+    from designs import load_task
+    from eda import fsm
+    t = load_task("fsm_seq")
+    src = t.reference_sources()
+    (m,) = fsm.extract(src, t.top)
+    assert m.name == "state" and len(m.states) == 5 and ("100", "000") in m.arcs and m.names["100"] == "S4"
+    # 1011 walks S0 -> S1 -> S2 -> S3 -> S4; nothing else is fed
+    body = ("initial begin rst_n = 0; @(negedge clk); rst_n = 1; din = 1; @(negedge clk); din = 0; @(negedge clk);"
+            " din = 1; @(negedge clk); @(negedge clk); din = 0; rst_n = 0; @(negedge clk); $finish; end")
+    r = coverage_run(src, t.top, body, ports=t.ports, clock=t.clock, fsms=[m])
+    assert r.status == "pass", r.diagnostics
+    states = {p.comment: p.count for p in r.points if p.type == "fsm_state"}
+    assert states == {f"state: S{i}": 1 for i in range(5)}
+    arcs = {p.comment for p in r.points if p.type == "fsm_arc" and p.count}
+    assert {"state: S0->S1", "state: S1->S2", "state: S2->S3", "state: S3->S4"} <= arcs
+    assert "state: S4->S1" not in arcs and r.summary["fsm_arc"][1] == len(m.arcs)

@@ -11,7 +11,7 @@ from rtl_agent import cover, suite_jobs
 DESCRIPTION = """\
 Closes coverage on one design, as verification engineers do: constrained-random stimulus first
 (fresh, held, toggling and corner values, reset pulses; one Verilator build, a seed per run) until
-the target is met, --patience runs in a row add no point, or --random-budget runs are spent; then
+--patience runs in a row add no point or --random-budget runs are spent; then, if the target is not met,
 the policy writes stimulus for the holes left (the prompt names a few, with their source lines and
 enclosing conditions, and shows the whole DUT when it fits the model's context), adapted after each
 group (entropic LoRA step; --no-train turns it off) until every --target metric is met or --budget
@@ -54,8 +54,10 @@ def register(sub):
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", nargs="?", default=None, help="project task name or folder (designs/<name>), or an RTLLM v2.0 design name")
     p.add_argument("--target", default="line=95,branch=90,toggle=80",
-                   help="TYPE=PERCENT list over line, branch, expr, toggle, user (default line=95,branch=90,toggle=80)")
-    p.add_argument("--budget", type=int, default=16, help="simulations (sampled stimuli) at most (default 16)")
+                   help="METRIC=PERCENT list over line, branch, expr, toggle, user, fsm_state, fsm_arc (FSMs Yosys "
+                        "finds; default line=95,branch=90,toggle=80)")
+    p.add_argument("--budget", type=int, default=16,
+                   help="simulations at most: random runs kept + sampled stimuli (default 16)")
     p.add_argument("--policy", default="default",
                    help="default (bundled SmolLM2-135M, CPU) | hf:PATH | vllm:PATH | openai:MODEL@URL")
     p.add_argument("--adapter", default="default",
