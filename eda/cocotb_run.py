@@ -27,18 +27,23 @@ def main(argv=None) -> int:
     ap.add_argument("--timescale", default="1ns/1ps", help="unit/precision")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--src", nargs="+", default=[], dest="sources", help="build: HDL files (in the work dir)")
+    ap.add_argument("--coverage", action="store_true", help="build: Verilator line/toggle/expr/user coverage "
+                    "(the test then writes coverage.dat; eda.coverage.cocotb_coverage_run)")
     a = ap.parse_args(argv)
     wd = Path.cwd()
     sys.path.insert(0, str(wd))                 # the test module lives in the work dir
     os.environ.setdefault("COCOTB_ANSI_OUTPUT", "0")
     from cocotb_tools.runner import get_runner
+
+    from eda.tools import VERILATOR
     runner = get_runner(a.sim)
     ts = tuple(a.timescale.split("/", 1)) if a.timescale else None
     bdir = wd / a.build_dir
     try:
         if a.step == "build":
             runner.build(sources=[wd / s for s in a.sources], hdl_toplevel=a.top, build_dir=bdir,
-                         build_args=BUILD_ARGS[a.sim], timescale=ts, always=True)
+                         build_args=BUILD_ARGS[a.sim] + (list(VERILATOR.COVERAGE) if a.coverage else []),
+                         timescale=ts, always=True)
         else:
             # a fresh runner: the language is given (build() would have inferred it from the sources)
             runner.test(test_module=a.module, hdl_toplevel=a.top, hdl_toplevel_lang="verilog", build_dir=bdir,

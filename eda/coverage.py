@@ -545,3 +545,69 @@ def _run(wd: Path, sources, prep, lim, plusargs, data, verdict, fsms=()) -> Cove
         diags.append(Diagnostic(f"stimulus did not call $finish within {lim.max_time_ns} ns; stopped there",
                                 STIM_FILE, severity="warning"))
     return verdict("pass", diags, points=pts, summary=_summarize(pts), run_s=run_s, log=log, data=data)
+
+
+# ---- cocotb stimulus -------------------------------------------------------------
+
+COCOTB_MODULE = "test_rtla_stim"
+
+
+def is_cocotb(text: str) -> bool:
+    """Whether a stimulus is a cocotb coroutine (Python defining `async def stimulus(dut)`)."""
+    return bool(re.search(r"^async\s+def\s+stimulus\s*\(", text or "", re.M))
+
+
+def cocotb_module(stimulus: str, clock: str | None, period_ns: float = 10.0) -> str:
+    """The cocotb test module around a stimulus that defines `async def stimulus(dut)`: the clock
+    started, then the stimulus awaited (it drives `dut.<port>.value`; it never judges)."""
+    clk = f"    cocotb.start_soon(Clock(dut.{clock}, {period_ns:g}, unit='ns').start())\n" if clock else ""
+    return ("import cocotb\nfrom cocotb.clock import Clock\n"
+            "from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge, Timer\n\n"
+            + stimulus.rstrip() + "\n\n\n@cocotb.test()\nasync def rtla_cover(dut):\n" + clk + "    await stimulus(dut)\n")
+
+
+def cocotb_coverage_run(dut_sources: dict, top: str, stimulus: str, clock: str | None = None, period_ns: float = 10.0,
+                        limits: CoverageLimits | None = None) -> CoverageResult:
+    """Like coverage_run, for a Python (cocotb) stimulus: cocotb's runner builds the DUT as the top with
+    Verilator coverage and runs the test, both through `eda.sandbox.run` (the Python is contained like
+    every stimulus). Points get the keys of coverage_run's (file basenames, hierarchy from `uut`), so both
+    forms merge. No runtime cache here: a build compiles Verilator's runtime (~1 min on 2 busy cores).
+    FSM points are not measured in this form."""
+    from .cocotb_sim import runner_cmd, runner_env
+    lim = limits or CoverageLimits()
+    t0 = time.monotonic()
+    names = _names(dut_sources)
+    sources = {names[k]: v for k, v in dut_sources.items()}
+
+    def verdict(status, diags, **kw):
+        kw.setdefault("seconds", time.monotonic() - t0)
+        return CoverageResult(status, [d if isinstance(d, Diagnostic) else Diagnostic(str(d), COCOTB_MODULE + ".py")
+                                       for d in diags], sources=sources, data={"form": "cocotb"}, **kw)
+    if not is_cocotb(stimulus):
+        return verdict("error", ["a cocotb stimulus defines `async def stimulus(dut)` at the top level"])
+    reasons = [r for n, t in sources.items() for r in sandbox.screen(t, n, allow_verdict_strings=True)]
+    if reasons:
+        return verdict("rejected", reasons)
+    env = runner_env()
+    with sandbox.Sandbox(prefix="rtla-cocotb-cov-") as sb:
+        for n, t in sources.items():
+            sb.write(n, t)
+        sb.write(COCOTB_MODULE + ".py", cocotb_module(stimulus, clock, period_ns))
+        b = sandbox.run(runner_cmd("build", "verilator", top, sources=list(sources)) + ["--coverage"], sb.path,
+                        lim.build, env=env, import_pkgs=("eda",))
+        build_s = time.monotonic() - t0
+        if not b.ok:
+            ds = parse_diagnostics(b.out) or [Diagnostic(f"cocotb/Verilator build failed (rc {b.rc}, limit {b.limit})")]
+            return verdict("timeout" if b.timed_out else "error", ds, build_s=build_s, log=b.out[-8000:])
+        r = sandbox.run(runner_cmd("test", "verilator", top, module=COCOTB_MODULE), sb.path, lim.run, env=env,
+                        import_pkgs=("eda",))
+        dat = sb.path / "coverage.dat"
+        if not dat.exists():
+            st = "timeout" if r.timed_out or r.limit in ("cpu", "wall") else "fail"
+            return verdict(st, [Diagnostic(f"cocotb run wrote no coverage (rc {r.rc}, limit {r.limit})")],
+                           build_s=build_s, run_s=r.seconds, log=r.out[-8000:])
+        text = re.sub(r"(?<=f\x02)[^\x01']*/", "", dat.read_text(errors="replace"))      # file basenames
+        text = re.sub(rf"(\x01h\x02)(?:TOP\.)?{re.escape(top)}(?=[.\x01'])", r"\1uut", text)   # hierarchy from uut
+    pts = parse_coverage_dat(text, set(sources))
+    # the stimulus never judges: a coroutine that raised still ran, and its coverage counts
+    return verdict("pass", [], points=pts, summary=_summarize(pts), build_s=build_s, run_s=r.seconds, log=r.out[-8000:])

@@ -20,7 +20,10 @@ fits the policy's context -> G stimuli sampled -> each compiled and run by `eda.
 A body answer starting with `// from: random` continues from the state the random phase's last run
 left: that run's testbench (same seed, so the same values and state; its points are the random
 run's) with `finish=False`, the model's initial blocks waiting for its end. Otherwise (`// from:
-reset`, nothing said, or a full module) the stimulus starts from reset in its own testbench.
+reset`, nothing said, or a full module) the stimulus starts from reset in its own testbench. A
+```python answer defining a cocotb coroutine `async def stimulus(dut)` runs from reset under cocotb +
+Verilator coverage in the same sandbox (`eda.coverage.cocotb_coverage_run`; its points merge with
+the Verilog ones; no FSM points).
 
 Budget: every random run kept and every sampled stimulus (compiled or not) is one simulation.
 
@@ -40,7 +43,7 @@ Run folder (resumable through training.loop, the same loop as `optimize`: every 
 transaction in run.sqlite, the LoRA adapter of step s is saved before step s is committed, sampling
 is seeded per step and group; step 0 holds the random phase):
   run.sqlite, adapters/step_NNN/, events.jsonl,
-  suite/random.sv + suite/sim<NNN>.sv (the model's kept stimuli, as simulated) + suite/manifest.json
+  suite/random.sv + suite/sim<NNN>.sv|.py (the model's kept stimuli, as simulated) + suite/manifest.json
   (which file with which plusargs: `rtl-agent cover --replay RUN`),
   coverage.csv, coverage.html, coverage.info (lcov; tests `random` and `model`), coverage.txt
   (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
@@ -281,6 +284,14 @@ def continue_random(random_text: str, stimulus: str) -> str:
 
 
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_PYFENCE = re.compile(r"```py(?:thon)?[^\n]*\n(.*?)(?:```|\Z)", re.S)
+
+
+def extract_cocotb(completion: str) -> str:
+    """A cocotb stimulus (a ```python block, or the text, defining `async def stimulus(dut)`), or ""."""
+    m = _PYFENCE.search(completion or "")
+    text = m.group(1) if m else (completion or "")
+    return text.strip() + "\n" if cov.is_cocotb(text) else ""
 _STARTERS = {"#", "@", "repeat", "for", "if", "else", "begin", "end", "fork", "join", "wait", "$finish",
              "$display", "$random", "while", "integer"}
 _VCHARS = re.compile(r"^[\w\s\[\]:'\"$#@().,;=+\-*/&|^~<>!?{}%]*$")
@@ -351,6 +362,9 @@ def _limits(cfg: CoverConfig) -> cov.CoverageLimits:
 
 
 def simulate(task, sources: dict, text: str, cfg: CoverConfig, plusargs=(), fsms=()) -> cov.CoverageResult:
+    """One stimulus: Verilog (coverage_run), or a cocotb coroutine (cocotb_coverage_run, no FSM points)."""
+    if cov.is_cocotb(text):
+        return cov.cocotb_coverage_run(sources, task.top, text, task.clock, task.period_ns or 10.0, _limits(cfg))
     return cov.coverage_run(sources, task.top, text, limits=_limits(cfg), ports=task.ports, clock=task.clock,
                             period_ns=task.period_ns or 10.0, plusargs=plusargs, fsms=fsms)
 
@@ -446,8 +460,11 @@ class CoverEnv(Environment):
         return [Group(msgs, min(self.cfg.group, self.cfg.budget - len(self.sims)), info=info or None)]
 
     def extract(self, text: str, group=None):
-        """(stimulus as simulated, plusargs) or None: a body answer saying `// from: random` runs after
-        the last random run (its testbench and seed), any other from reset."""
+        """(stimulus as simulated, plusargs) or None: a cocotb coroutine as it is; a body answer saying
+        `// from: random` runs after the last random run (its testbench and seed), any other from reset."""
+        py = extract_cocotb(text)
+        if py:
+            return [py, []]
         stim = extract_stimulus(text, self.inputs)[0]
         if not stim:
             return None
@@ -605,7 +622,8 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
             for k in _covered(pts) - set(first):
                 first[k] = (_origin(s.get("kind")), s["sim"] + 1)
         if s.get("accepted"):
-            name = "random.sv" if s.get("kind") == RANDOM else f"sim{s['sim'] + 1:03d}.sv"
+            name = ("random.sv" if s.get("kind") == RANDOM else
+                    f"sim{s['sim'] + 1:03d}.{'py' if cov.is_cocotb(s['text']) else 'sv'}")
             keep.add(name)
             manifest.append({"file": name, "plusargs": s.get("plusargs") or [], "sim": s["sim"] + 1,
                              "origin": _origin(s.get("kind"))})
@@ -618,7 +636,7 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
             row[f"{t}_pct"] = round(cov.pct(ct), 2)
         row["total_pct"] = round(db.percent(), 2) if db.points else 0.0
         rows.append(row)
-    for f in suite.glob("*.sv"):
+    for f in [*suite.glob("*.sv"), *suite.glob("*.py")]:
         if f.name not in keep:
             f.unlink()
     atomic_write(suite / "manifest.json", json.dumps(
@@ -712,8 +730,11 @@ def replay(run_dir: Path, log=print) -> dict:
     fsms = fsm.extract(sources, task.top) if task.clock else []
     for name, args in files.items():
         text = (run_dir / "suite" / name).read_text()
-        res = cov.coverage_runs(sources, task.top, text, args, limits=lim, ports=task.ports, clock=task.clock,
-                                period_ns=task.period_ns or 10.0, fsms=fsms)
+        if name.endswith(".py"):
+            res = [simulate(task, sources, text, CoverConfig())]
+        else:
+            res = cov.coverage_runs(sources, task.top, text, args, limits=lim, ports=task.ports, clock=task.clock,
+                                    period_ns=task.period_ns or 10.0, fsms=fsms)
         for a, r in zip(args, res):
             runs.append({"file": name, "plusargs": a, "status": r.status})
             log(f"{name} {' '.join(a)}: {r.status}")

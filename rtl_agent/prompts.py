@@ -133,7 +133,8 @@ def optimize_prompt(spec: str, code: str, report: dict, top: str, goal="lower ar
 
 
 STIM_SYSTEM = ("You write Verilog testbench stimulus. Answer with one ```verilog block containing "
-               "only the statements of an initial block, no module header.")
+               "only the statements of an initial block, no module header (or one ```python block defining "
+               "a cocotb coroutine `async def stimulus(dut)`).")
 
 
 def stimulus_prompt(spec: str, code: str, top: str, uncovered=(), max_items=12, max_code=3000,

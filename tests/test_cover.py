@@ -123,6 +123,24 @@ def test_model_stimulus_continues_from_the_random_state(tmp_path):
     assert row["status"] == "pass" and row["report"]["gain"] > 0 and row["report"]["accepted"]
 
 
+def test_random_first_then_the_model_on_the_holes(policy, tmp_path):
+    # fsm_seq: four random runs leave the FSM arc S4->S0 (reset right after the detection) unseen, so the
+    # model gets one tiny sample; its prompt names that hole
+    t = load_task("fsm_seq")
+    cfg = cover.CoverConfig(target={"fsm_arc": 100.0}, budget=5, random_budget=4, group=1, max_tokens=24, train=False)
+    s = cover.run_cover(t, tmp_path / "run", cfg, policy=policy, log=lambda *a: None)
+    assert s["random_runs"] == 4 and s["model_samples"] == 1 and s["simulations"] == 5
+    assert s["all_types"]["fsm_arc"][1] == 13 and "state: S4->S0" in " ".join(s["uncovered"])
+    rows = _rows(tmp_path / "run" / "coverage.csv")
+    assert [r["kind"] for r in rows] == ["random"] * 4 + ["llm"]
+    env = cover.CoverEnv(t, tmp_path / "x", cfg, "default")
+    env.sims = cover._state(cover.RunStore(tmp_path / "run" / "run.sqlite"))
+    env.db = cover._union(env.sims, env.sources)
+    env.attach(policy)
+    (g,) = env.groups(1)
+    assert "FSM state: S4->S0 never seen (transition)" in g.prompt[-1]["content"] and g.info["mode"] == "whole"
+
+
 @pytest.mark.slow
 def test_loop_writes_run_folder(policy, tmp_path):
     # gray_counter: one random run leaves toggles uncovered, so the LLM steps run
@@ -240,3 +258,19 @@ def test_sigkill_mid_step_then_resume_matches(tmp_path):
         fb = (ref / f"adapters/step_{k:03d}/adapter_model.safetensors").read_bytes()
         assert fa == fb, f"adapter of step {k} differs after resume"
     assert [r["sim"] for r in _rows(out / "coverage.csv")] == [r["sim"] for r in _rows(ref / "coverage.csv")]
+
+
+@pytest.mark.slow
+def test_cocotb_stimulus_merges_with_verilog_points(tmp_path):
+    # ~1 min: cocotb's Verilator build compiles the whole runtime (no cache in that form)
+    t = load_task("counter8")
+    env = cover.CoverEnv(t, tmp_path, cover.CoverConfig(random_budget=1, budget=4), "none")
+    env.start()
+    keys = set(env.db.points)
+    cand = env.extract("Here:\n```python\nasync def stimulus(dut):\n    dut.rst.value = 1\n"
+                       "    await ClockCycles(dut.clk, 2)\n    dut.rst.value = 0\n    dut.en.value = 1\n"
+                       "    await ClockCycles(dut.clk, 300)\n```")
+    assert cand == [cover.extract_cocotb(cand[0]), []] and cover.cov.is_cocotb(cand[0])
+    (row,), = env.score(1, [None], [[None]], [[cand]])
+    assert row["status"] == "pass", row["report"]["diagnostics"]
+    assert set(env.db.points) == keys            # the same points as the Verilog runs: one union
