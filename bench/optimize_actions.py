@@ -42,7 +42,7 @@ def run_one(task, arm, seed, a, policy) -> list[dict]:
     out = Path(a.runs) / f"{task}-{arm.replace('+', '_')}-s{seed}"
     cfg = OptimizeConfig(task=task, out=str(out), steps=1, batch=1, group=a.group, max_tokens=a.max_tokens,
                          seed=seed, train=False, pool=False, edit=edit, prefill=pre, repair=a.repair,
-                         workers=1, resume=True)
+                         workers=1, resume=True, adapter=a.adapter)
     t0 = time.time()
     opt = Optimizer(cfg, policies=(policy, None))
     try:
@@ -74,7 +74,7 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
         by[r["arm"]].append(r)
     arms = [x for x in ARMS if x in by]
     lines = [f"# Action formats: full / diff / mixed, prefill on / off ({date.today().isoformat()})", "",
-             f"Model: bundled SmolLM2-135M-Instruct (policy `{a.policy}`, CPU), no training. Per task, seed and arm: "
+             f"Model: bundled SmolLM2-135M-Instruct (policy `{a.policy}`, adapter `{a.adapter}`, CPU), no training. Per task, seed and arm: "
              f"one step from the reference, {a.group} samples of at most {a.max_tokens} tokens, temperature 0.8, "
              f"re-prompts of a failed edit: {a.repair}. Seeds: {a.seeds}. Wall time {elapsed / 60:.1f} min on 2 "
              "shared CPU cores.", "",
@@ -125,9 +125,11 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", default=str(ROOT / "runs" / "optimize_actions"))
     ap.add_argument("--name", default="optimize_actions")
     ap.add_argument("--policy", default="default", help="policy spec, e.g. vllm:default (faster sampling on CPU)")
+    ap.add_argument("--adapter", default="default", help="SFT adapter merged into the model (default: the bundled "
+                    "Verilog adapter; none: off; or a folder)")
     a = ap.parse_args(argv)
     from rtl_agent.policy import make_policy
-    policy = make_policy(a.policy)
+    policy = make_policy(a.policy, adapter=a.adapter)
     RESULTS.mkdir(parents=True, exist_ok=True)
     t0, rows, skipped = time.time(), [], []
     for seed in [int(s) for s in a.seeds.split(",")]:

@@ -46,20 +46,23 @@ class ModelPolicy:
     """Samples from an LLM policy with the spec->RTL prompt; samples are saved so a resumed run reuses them."""
     parallel_ok = False
 
-    def __init__(self, spec: str, temperature=0.8, max_tokens=512, seed=0):
+    def __init__(self, spec: str, temperature=0.8, max_tokens=512, seed=0, adapter="default"):
         from rtl_agent.policy import make_policy   # lazy: torch is heavy
-        self.policy = make_policy(spec)
+        self.policy = make_policy(spec, adapter=adapter)
         self.name = spec
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
 
     def candidates(self, task, n, cache_dir: Path):
-        from rtl_agent.prompts import extract_verilog, spec_prompt
+        from rtl_agent.prompts import extract_verilog, prefill_for, rtl_prompt
         cache_dir.mkdir(parents=True, exist_ok=True)
         texts = [cache_dir / f"s{i}.txt" for i in range(n)]
         missing = [i for i, p in enumerate(texts) if not p.is_file()]
         if missing:
-            got = self.policy.sample([spec_prompt(task)], n=len(missing), temperature=self.temperature,
-                                     top_p=0.95, max_tokens=self.max_tokens, seed=self.seed)[0]
+            # the prompt and answer prefill of the jobs (optimize --from-spec)
+            msgs = rtl_prompt(task.spec, task.top, {p.name: p.direction for p in task.ports})
+            pre = prefill_for("full", task.top) if getattr(self.policy, "prefill_ok", False) else None
+            got = self.policy.sample([msgs], n=len(missing), temperature=self.temperature, top_p=0.95,
+                                     max_tokens=self.max_tokens, seed=self.seed, prefill=pre)[0]
             for i, c in zip(missing, got):
                 texts[i].write_text(c.text)
         out = []

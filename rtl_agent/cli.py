@@ -13,13 +13,14 @@ import importlib
 import signal
 import sys
 
-COMMANDS = ["eval", "equiv", "pdk", "regress", "optimize", "cover"]
+COMMANDS = ["eval", "equiv", "pdk", "regress", "optimize", "cover", "sft"]
 
 EPILOG = """examples:
   rtl-agent eval adder.v --top adder --pdk nangate45 --tb tb.v      score one design
   rtl-agent regress --suite rtllm --policy reference                 RTLLM v2.0 regression
   rtl-agent optimize designs/adder16                                 test-time RL on one design
   rtl-agent cover designs/fifo --target line=95,branch=90            coverage closure
+  rtl-agent sft --data ../shared/corpus --out runs/sft/verilog          supervised LoRA warm start
 """
 
 

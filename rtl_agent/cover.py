@@ -54,7 +54,7 @@ import csv
 import datetime
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from eda import coverage as cov
@@ -539,7 +539,9 @@ def run_cover(task, out: Path, cfg: CoverConfig, policy=None, policy_spec: str =
               baseline: bool = False, on_sim=None, log=print, adapter=None) -> dict:
     """Run (or resume) a closure job in `out` (training.loop, the same loop as `optimize`); returns the
     summary (also written to summary.json). on_sim(record, db) is called after each simulation.
-    adapter: the SFT adapter given to make_policy (None: its default)."""
+    adapter: the SFT adapter given to make_policy (None: cfg.adapter)."""
+    if adapter is not None:
+        cfg = replace(cfg, adapter=adapter)
     cfg.check()
     out = Path(out)
     env = CoverEnv(task, out, cfg, policy_spec, on_sim)

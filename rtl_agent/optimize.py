@@ -73,6 +73,7 @@ class OptimizeConfig:
     task: str
     out: str | None = None            # run folder; default runs/<task>-s<seed>
     model: str = "default"
+    adapter: str = "default"          # SFT adapter merged into the model (policy.models.resolve_adapter)
     backend: str = "hf"               # hf | vllm
     steps: int = 5
     batch: int = 1                    # B parents per step (the README run: 5 steps x 1 x 4 samples)
@@ -155,9 +156,9 @@ def build_policies(cfg: OptimizeConfig):
     trainer is None with train=False."""
     from rtl_agent.policy import make_policy
     if cfg.backend == "hf":
-        p = make_policy(f"hf:{cfg.model}")
+        p = make_policy(f"hf:{cfg.model}", adapter=cfg.adapter)
     elif cfg.backend == "vllm":
-        p = make_policy(f"vllm:{cfg.model}", train=cfg.train, seed=cfg.seed)
+        p = make_policy(f"vllm:{cfg.model}", adapter=cfg.adapter, train=cfg.train, seed=cfg.seed)
     else:
         raise ValueError(f"policy backend must be hf or vllm, got {cfg.backend!r}")
     return p, (p if cfg.train else None)
@@ -200,7 +201,10 @@ class OptimizeEnv(Environment):
         return prompts.prefill_for(action, self.task.top)
 
     def settings(self) -> dict:
-        return {k: getattr(self.cfg, k) for k in RESUME_KEYS}
+        from rtl_agent.policy import policy_adapter
+        # the adapter by the hash of its weights: a resume with another adapter (or a retrained default) is refused
+        return {**{k: getattr(self.cfg, k) for k in RESUME_KEYS},
+                "adapter": policy_adapter(f"{self.cfg.backend}:{self.cfg.model}", self.cfg.adapter)}
 
     def _eval(self, code: str) -> dict:
         t = self.task

@@ -31,6 +31,9 @@ def register(sub):
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", nargs="?", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder")
     p.add_argument("--model", default="default", help="model folder or cached HF id (default: bundled SmolLM2-135M)")
+    p.add_argument("--adapter", default="default",
+                   help="SFT adapter merged into the model (default: the bundled Verilog adapter, bundled model only; "
+                   "none: off; or a folder from `rtl-agent sft`)")
     p.add_argument("--policy-backend", dest="backend", default="hf", choices=("hf", "vllm"),
                    help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
     p.add_argument("--steps", type=int, default=5, help="steps to run in total (default 5); with --resume, the "
@@ -78,7 +81,8 @@ def config_from_args(args):
     for name in ("steps", "batch", "group", "max_tokens", "workers"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
-    return OptimizeConfig(task=args.task, out=args.out, model=args.model, backend=args.backend, steps=args.steps,
+    return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=args.adapter, backend=args.backend,
+                          steps=args.steps,
                           batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,
                           pool=args.pool, fixed_kl=args.fixed_kl, from_spec=args.from_spec,
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,

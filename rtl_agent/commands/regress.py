@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from designs import load_suite
 from eda import tools
 from rtl_agent import candidates, executor, regress_report
+from rtl_agent.policy import policy_adapter
 from rtl_agent.regress import run_regression, summarize_design
 
 
@@ -32,7 +33,10 @@ def register(sub):
     p.add_argument("--designs", default=None, help="comma list: only these designs")
     p.add_argument("--equiv", action="store_true", help="also require equivalence with the reference to pass")
     p.add_argument("--max-tokens", type=int, default=512, help="model policies: tokens per sample")
-    p.add_argument("--out", default=None, help="run folder (default runs/regress/<suite>-<policy>-<pdk>)")
+    p.add_argument("--adapter", default="default",
+                   help="model policies: SFT adapter merged into the model (default: the bundled Verilog adapter for "
+                        "the bundled model; none: off; or a folder from `rtl-agent sft`)")
+    p.add_argument("--out", default=None, help="run folder (default runs/regress/<suite>-<policy>[-<adapter>]-<pdk>)")
     executor.add_arguments(p)
     p.set_defaults(func=run)
 
@@ -41,13 +45,29 @@ def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_")[:60]
 
 
+def _same_policy(out: Path, policy: str, adapter: str):
+    """A run folder keeps the samples of one policy and adapter: resuming it with another is refused."""
+    f = out / "policy.json"
+    want = {"policy": policy, "adapter": adapter}
+    if f.is_file():
+        got = json.loads(f.read_text())
+        if got != want:
+            raise ValueError(f"{out} holds samples of {got}, not {want}; use another --out")
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(want))
+
+
 def run(args) -> int:
     ks = [int(k) for k in args.k.split(",") if k.strip()]
     tasks = load_suite(args.suite, only=args.designs)
-    pol = candidates.make(args.policy, **({"max_tokens": args.max_tokens} if not (
-        args.policy == "reference" or args.policy.startswith("files:")) else {}))
+    model = not (args.policy == "reference" or args.policy.startswith("files:"))
+    adapter = policy_adapter(args.policy, args.adapter) if model else "none"
     n = 1 if args.policy == "reference" else args.n
-    out = Path(args.out or f"runs/regress/{_slug(Path(args.suite).name)}-{_slug(args.policy)}-{args.pdk or 'taskpdk'}")
+    tag = f"-{_slug(adapter.split('@')[0])}" if adapter != "none" else ""
+    out = Path(args.out or f"runs/regress/{_slug(Path(args.suite).name)}-{_slug(args.policy)}{tag}-{args.pdk or 'taskpdk'}")
+    _same_policy(out, args.policy, adapter)
+    pol = candidates.make(args.policy, **({"max_tokens": args.max_tokens, "adapter": args.adapter} if model else {}))
     ex = executor.from_args(args, jobs=args.jobs if pol.parallel_ok else 1)
     t0 = time.monotonic()
     with Progress(TextColumn("[bold]regress[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -59,7 +79,7 @@ def run(args) -> int:
         prog.update(bar, completed=len(tasks))
     df = pd.DataFrame([summarize_design(d, ks) for d in designs])
     s = regress_report.summary(df, ks)
-    meta = {"suite": args.suite, "policy": pol.name, "samples_per_design": n, "pdk": args.pdk or "per task",
+    meta = {"suite": args.suite, "policy": pol.name, "adapter": adapter, "samples_per_design": n, "pdk": args.pdk or "per task",
             "equiv": args.equiv, "executor": ex.kind, "date": datetime.date.today().isoformat(),
             "wall_s_this_invocation": round(time.monotonic() - t0, 1), **tools.versions()}
     df.to_csv(out / "results.csv", index=False)

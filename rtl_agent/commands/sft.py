@@ -1,0 +1,171 @@
+"""`rtl-agent sft`: LoRA supervised fine-tuning (warm start before RL), resumable."""
+import argparse
+import hashlib
+import json
+import resource
+import time
+from pathlib import Path
+
+DESCRIPTION = """\
+Fine-tunes a LoRA adapter on chat pairs in the formats the jobs send: spec -> module, design + EDA report
+-> edited design (full and SEARCH/REPLACE), design -> stimulus. Pairs come from generated small designs
+(each variant linted, proven equivalent and synthesized first), the RTL files/folders given with --data
+(split into modules) and the project's tasks. RTLLM and VerilogEval are refused; the overlap of what is
+left with both (hash and token n-grams) is in OUT/manifest.json.
+
+OUT gets the adapter (adapter_config.json, adapter_model.safetensors: pass it to any job with --adapter),
+manifest.json (files, hashes, pair counts, token counts, overlap, training numbers), data.jsonl (the pairs),
+loss.csv and loss.png. Checkpoints go to OUT/checkpoint; re-run the same command to resume."""
+
+EXAMPLES = """examples:
+  rtl-agent sft --data ../shared/corpus --out runs/sft/verilog
+  rtl-agent sft --out runs/sft/quick --per-family 1 --max-steps 3 --no-tasks
+  rtl-agent regress --suite verilog-eval --policy vllm:default --adapter runs/sft/verilog
+"""
+
+
+def register(sub):
+    p = sub.add_parser("sft", help="supervised LoRA warm start on Verilog pairs (writes an adapter for --adapter)",
+                       description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", nargs="*", default=[], metavar="PATH", help="RTL files or folders (e.g. ../shared/corpus)")
+    p.add_argument("--out", required=True, metavar="ADAPTER", help="output folder (the adapter)")
+    p.add_argument("--model", default="default", help="base model (default: bundled SmolLM2-135M)")
+    p.add_argument("--per-family", type=int, default=4, help="generated designs per family (0: none; default 4)")
+    p.add_argument("--no-tasks", dest="tasks", action="store_false", help="leave the project's tasks out")
+    p.add_argument("--pdk", default="nangate45", help="PDK for the reports in edit prompts (default nangate45)")
+    p.add_argument("--epochs", type=int, default=2, help="passes over the data (default 2)")
+    p.add_argument("--batch-tokens", type=int, default=4096, help="tokens (prompt + answer) per step (default 4096)")
+    p.add_argument("--max-len", type=int, default=768, help="drop pairs longer than this many tokens (default 768)")
+    p.add_argument("--max-steps", type=int, default=None, help="at most this many steps (the schedule shrinks to fit)")
+    p.add_argument("--kinds", default="rtl,edit-diff,edit-full,stim",
+                   help="pair kinds to train on (default all: rtl,edit-diff,edit-full,stim)")
+    p.add_argument("--lr", type=float, default=3e-4, help="peak learning rate (default 3e-4)")
+    p.add_argument("--lora-r", type=int, default=8, help="LoRA rank (default 8; vLLM serves up to 8)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
+    p.add_argument("--workers", type=int, default=2, help="parallel EDA checks of generated designs (default 2)")
+    p.set_defaults(func=run)
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def build_data(args, out: Path, log) -> tuple[list, dict]:
+    """The pairs (cached in OUT/data.jsonl so a resume trains on the same data) and their manifest part."""
+    from rtl_agent import sft_data
+    cache = out / "data.jsonl"
+    evals = sft_data.eval_items()
+    files = sft_data.collect_files(args.data, evals)      # refuses evaluation sets even on resume
+    meta = {"files": [{"path": str(f), "sha256": _sha(f), "bytes": f.stat().st_size} for f in files]}
+    if cache.is_file():
+        log(f"reusing the pairs in {cache}")
+        pairs = [json.loads(x) for x in cache.read_text().splitlines()]
+        meta.update(json.loads((out / "data_meta.json").read_text()))
+        return pairs, meta
+    pairs = []
+    if args.per_family:
+        got, meta["generated"] = sft_data.generated(args.seed, args.per_family, args.pdk, args.workers, log)
+        pairs += got
+    pairs += sft_data.file_pairs(files)
+    if args.tasks:
+        pairs += sft_data.task_pairs()
+    pairs, meta["overlap"] = sft_data.overlap(pairs, evals)
+    log(f"overlap check: dropped {meta['overlap']['dropped']}; " + "; ".join(
+        f"{s}: {v['items_ge_50pct']}/{v['items']} items share >=50% of their {sft_data.NGRAM}-grams (max {v['max_share']})"
+        for s, v in meta["overlap"]["suites"].items()))
+    from eda.fsutil import atomic_write
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(out / "data_meta.json", json.dumps({k: v for k, v in meta.items() if k != "files"}, indent=1))
+    atomic_write(cache, "".join(json.dumps(p) + "\n" for p in pairs))
+    return pairs, meta
+
+
+def tokenize(policy, pairs, max_len):
+    """[(prompt_ids, completion_ids)] for the pairs that fit max_len; the answer ends with EOS, as the jobs'
+    samples do when the model stops by itself."""
+    eos = policy.tok.eos_token_id
+    seqs, kept = [], []
+    for p in pairs:
+        pids = policy.encode(p["messages"], p["prefill"] or None)
+        cids = policy.tok(p["answer"], add_special_tokens=False)["input_ids"] + [eos]
+        if len(pids) + len(cids) <= max_len:
+            seqs.append((pids, cids))
+            kept.append(p)
+    return seqs, kept
+
+
+def plot(csv_path: Path, png: Path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    df = pd.read_csv(csv_path)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(df["step"], df["loss"], lw=1, label="step loss")
+    ax.plot(df["step"], df["loss"].rolling(5, min_periods=1).mean(), lw=2, label="mean of 5")
+    ax.set_xlabel("step")
+    ax.set_ylabel("NLL per answer token")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+
+
+def run(args) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from eda.fsutil import atomic_write
+    from rtl_agent.policy.hf import HFPolicy
+    from training.sft import run_sft
+    for name in ("epochs", "batch_tokens", "max_len", "lora_r", "threads"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
+    out = Path(args.out)
+    console = Console()
+    pairs, meta = build_data(args, out, console.print)
+    t0 = time.monotonic()
+    pol = HFPolicy(args.model, lora_r=args.lora_r, lora_alpha=2 * args.lora_r, threads=args.threads,
+                   base_adapter=None, micro_batch=2)
+    want = set(args.kinds.split(","))
+    seqs, kept = tokenize(pol, [p for p in pairs if p["kind"] in want], args.max_len)
+    if not seqs:
+        raise ValueError("no training pairs fit --max-len; raise it or add data")
+    kinds, sources = {}, {}
+    for p, (a, b) in zip(kept, seqs):
+        kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
+        src = p["source"].split(":")[0]
+        sources[src] = sources.get(src, 0) + 1
+    meta["pairs"] = {"built": len(pairs), "within_max_len": len(seqs), "by_kind": kinds, "by_source": sources,
+                     "prompt_tokens": sum(len(a) for a, _ in seqs), "answer_tokens": sum(len(b) for _, b in seqs)}
+    console.print(f"{len(seqs)} pairs ({meta['pairs']['prompt_tokens']} prompt + {meta['pairs']['answer_tokens']} "
+                  f"answer tokens); by kind {kinds}")
+    settings = {"model": args.model, "kinds": sorted(want), "lora_r": args.lora_r, "epochs": args.epochs, "max_len": args.max_len,
+                "max_steps": args.max_steps,
+                "data_sha": hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16]}
+    with Progress(TextColumn("[bold]sft[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("loss {task.fields[loss]}"), console=console) as prog:
+        bar = prog.add_task("", total=None, loss="-")
+        res = run_sft(pol, seqs, out, epochs=args.epochs, batch_tokens=args.batch_tokens, lr=args.lr,
+                      seed=args.seed, max_steps=args.max_steps, settings=settings,
+                      on_step=lambda s, n, st: prog.update(bar, completed=s, total=n, loss=f"{st['loss']:.3f}"))
+    _save_small(pol, out)
+    plot(out / "loss.csv", out / "loss.png")
+    meta["training"] = {**res, "threads": args.threads, "lr": args.lr, "batch_tokens": args.batch_tokens,
+                        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                        "wall_s_this_invocation": round(time.monotonic() - t0, 1)}
+    meta["adapter_sha256"] = _sha(out / "adapter_model.safetensors")
+    atomic_write(out / "manifest.json", json.dumps(meta, indent=1))
+    console.print(f"{res['steps']} steps, {res['tokens_seen']} tokens, final loss {res['final_loss']:.4f}, "
+                  f"{res['seconds']} s training; adapter in {out}/ (use --adapter {out}); loss.png, manifest.json")
+    return 0
+
+
+def _save_small(pol, out: Path):
+    """The adapter in bf16 (half the fp32 size; the weights are merged into fp32/bf16 bases anyway)."""
+    import torch
+    from safetensors.torch import load_file, save_file
+    pol.save_adapter(out)
+    f = out / "adapter_model.safetensors"
+    save_file({k: v.to(torch.bfloat16) for k, v in load_file(str(f)).items()}, str(f), metadata={"format": "pt"})

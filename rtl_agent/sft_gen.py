@@ -1,0 +1,314 @@
+"""Small generated designs for the supervised warm start: each family gives a one-paragraph spec, its
+ports and two or more equivalent implementations (different styles; some smaller than others), which
+rtl_agent.sft_data checks with the EDA flow (lint, equivalence, synthesis) before any is used.
+
+    for d in designs(seed=0, per_family=4): d.name, d.top, d.spec, d.ports, d.variants, d.clock
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+NAMES = ("TopModule", "top_module", "dut", "core", "unit", "block")
+
+
+@dataclass
+class Design:
+    family: str
+    top: str
+    spec: str
+    ports: dict                      # name -> "input" | "output", in header order
+    variants: list                   # Verilog texts, all equivalent
+    clock: str | None = None
+    reset: str | None = None
+    widths: dict = field(default_factory=dict)
+
+
+def _decl(ports: dict, widths: dict, regs=()) -> str:
+    parts = []
+    for n, d in ports.items():
+        w = widths.get(n, 1)
+        kind = " reg" if n in regs else ""
+        parts.append(f"  {d}{kind}{f' [{w - 1}:0]' if w > 1 else ''} {n}")
+    return ",\n".join(parts)
+
+
+def _mod(top, ports, widths, body, regs=()) -> str:
+    return f"module {top} (\n{_decl(ports, widths, regs)}\n);\n{body.rstrip()}\nendmodule\n"
+
+
+def _pl(w):
+    return f"{w}-bit"
+
+
+def adder(r, top, w):
+    cin = r.random() < 0.5
+    ports = {"a": "input", "b": "input", **({"cin": "input"} if cin else {}), "sum": "output", "cout": "output"}
+    widths = {"a": w, "b": w, "sum": w}
+    c = " + cin" if cin else ""
+    spec = (f"A {_pl(w)} unsigned adder. Outputs sum = a + b{c} (low {w} bits) and the carry out cout."
+            + (" cin is a 1-bit carry in." if cin else ""))
+    v = [f"  assign {{cout, sum}} = a + b{c};",
+         f"  wire [{w}:0] t = a + b{c};\n  assign sum = t[{w - 1}:0];\n  assign cout = t[{w}];",
+         f"  reg [{w}:0] t;\n  always @(*) t = a + b{c};\n  assign sum = t[{w - 1}:0];\n  assign cout = t[{w}];"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def subtractor(r, top, w):
+    ports = {"a": "input", "b": "input", "d": "output"}
+    widths = {"a": w, "b": w, "d": w}
+    spec = f"A {_pl(w)} subtractor: d = a - b, modulo 2^{w}."
+    v = ["  assign d = a - b;", "  assign d = a + ~b + 1'b1;",
+         "  reg [%d:0] t;\n  always @(*) t = a - b;\n  assign d = t;" % (w - 1)]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def compare(r, top, w):
+    ports = {"a": "input", "b": "input", "eq": "output", "lt": "output", "gt": "output"}
+    widths = {"a": w, "b": w}
+    spec = (f"Compare two {_pl(w)} unsigned numbers a and b. eq is 1 when a equals b, lt when a is less "
+            "than b, gt when a is greater than b.")
+    v = ["  assign eq = (a == b);\n  assign lt = (a < b);\n  assign gt = (a > b);",
+         "  assign eq = ~|(a ^ b);\n  assign lt = (a < b);\n  assign gt = ~eq & ~lt;",
+         "  reg e, l, g;\n  always @(*) begin\n    e = 0; l = 0; g = 0;\n    if (a == b) e = 1;\n"
+         "    else if (a < b) l = 1;\n    else g = 1;\n  end\n  assign eq = e;\n  assign lt = l;\n  assign gt = g;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def mux2(r, top, w):
+    ports = {"a": "input", "b": "input", "sel": "input", "y": "output"}
+    widths = {"a": w, "b": w, "y": w}
+    spec = f"A 2-to-1 multiplexer of {_pl(w)} values: y = b when sel is 1, else a."
+    v = ["  assign y = sel ? b : a;",
+         "  reg [%d:0] r;\n  always @(*) begin\n    if (sel) r = b;\n    else r = a;\n  end\n  assign y = r;" % (w - 1),
+         f"  assign y = ({{{w}{{sel}}}} & b) | ({{{w}{{~sel}}}} & a);"]
+    if w == 1:
+        v[2] = "  assign y = (sel & b) | (~sel & a);"
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def mux4(r, top, w):
+    ports = {"d0": "input", "d1": "input", "d2": "input", "d3": "input", "sel": "input", "y": "output"}
+    widths = {"d0": w, "d1": w, "d2": w, "d3": w, "sel": 2, "y": w}
+    spec = f"A 4-to-1 multiplexer of {_pl(w)} inputs d0..d3; the 2-bit sel picks which one drives y."
+    v = ["  reg [%d:0] r;\n  always @(*) begin\n    case (sel)\n      2'd0: r = d0;\n      2'd1: r = d1;\n"
+         "      2'd2: r = d2;\n      default: r = d3;\n    endcase\n  end\n  assign y = r;" % (w - 1),
+         "  assign y = sel[1] ? (sel[0] ? d3 : d2) : (sel[0] ? d1 : d0);",
+         "  assign y = (sel == 2'd0) ? d0 : (sel == 2'd1) ? d1 : (sel == 2'd2) ? d2 : d3;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def decoder(r, top, n):
+    m = 1 << n
+    ports = {"in": "input", "en": "input", "out": "output"}
+    widths = {"in": n, "out": m}
+    spec = f"A {n}-to-{m} decoder with enable: when en is 1, bit `in` of out is 1 and the others 0; out is 0 when en is 0."
+    cases = "\n".join(f"      {n}'d{i}: r = {m}'b{format(1 << i, f'0{m}b')};" for i in range(m))
+    v = [f"  assign out = en ? ({m}'d1 << in) : {m}'d0;",
+         f"  reg [{m - 1}:0] r;\n  always @(*) begin\n    r = {m}'d0;\n    if (en)\n      case (in)\n{cases}\n"
+         "      endcase\n  end\n  assign out = r;".replace("      " + f"{n}'d", "        " + f"{n}'d"),
+         f"  genvar i;\n  generate\n    for (i = 0; i < {m}; i = i + 1) begin : g\n"
+         "      assign out[i] = en & (in == i);\n    end\n  endgenerate"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def prio(r, top, w):
+    n = max(1, (w - 1).bit_length())
+    ports = {"req": "input", "idx": "output", "valid": "output"}
+    widths = {"req": w, "idx": n}
+    spec = (f"A {w}-input priority encoder. idx is the index of the highest set bit of req and valid is 1 when "
+            "any bit is set; idx is 0 when req is 0.")
+    chain = "\n".join(f"    {'if' if i == w - 1 else 'else if'} (req[{i}]) r = {n}'d{i};" for i in range(w - 1, -1, -1))
+    v = [f"  reg [{n - 1}:0] r;\n  integer i;\n  always @(*) begin\n    r = {n}'d0;\n    for (i = 0; i < {w}; i = i + 1)\n"
+         f"      if (req[i]) r = i;\n  end\n  assign idx = r;\n  assign valid = |req;",
+         f"  reg [{n - 1}:0] r;\n  always @(*) begin\n    r = {n}'d0;\n{chain}\n  end\n  assign idx = r;\n  assign valid = |req;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def parity(r, top, w):
+    odd = r.random() < 0.5
+    ports = {"data": "input", "p": "output"}
+    widths = {"data": w}
+    spec = (f"{'Odd' if odd else 'Even'} parity of a {_pl(w)} word: p is chosen so that data and p together hold "
+            f"an {'odd' if odd else 'even'} number of ones.")
+    inv = "~" if odd else ""
+    v = [f"  assign p = {inv}^data;",
+         f"  reg x;\n  integer i;\n  always @(*) begin\n    x = 1'b{1 if odd else 0};\n    for (i = 0; i < {w}; i = i + 1)\n"
+         "      x = x ^ data[i];\n  end\n  assign p = x;",
+         "  assign p = " + ("~(" if odd else "(") + " ^ ".join(f"data[{i}]" for i in range(w)) + ");"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def popcount(r, top, w):
+    n = w.bit_length()
+    ports = {"in": "input", "count": "output"}
+    widths = {"in": w, "count": n}
+    spec = f"Count the ones in the {_pl(w)} input `in`; count is {n} bits wide."
+    v = [f"  reg [{n - 1}:0] c;\n  integer i;\n  always @(*) begin\n    c = 0;\n    for (i = 0; i < {w}; i = i + 1)\n"
+         "      c = c + in[i];\n  end\n  assign count = c;",
+         "  assign count = " + " + ".join(f"in[{i}]" for i in range(w)) + ";"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def reverse(r, top, w):
+    ports = {"in": "input", "out": "output"}
+    widths = {"in": w, "out": w}
+    spec = f"Reverse the bit order of a {_pl(w)} vector: out[i] = in[{w - 1}-i]."
+    v = ["  assign out = {" + ", ".join(f"in[{i}]" for i in range(w)) + "};",
+         f"  genvar i;\n  generate\n    for (i = 0; i < {w}; i = i + 1) begin : g\n      assign out[i] = in[{w - 1} - i];\n"
+         "    end\n  endgenerate",
+         f"  reg [{w - 1}:0] r;\n  integer i;\n  always @(*)\n    for (i = 0; i < {w}; i = i + 1)\n      r[i] = in[{w - 1} - i];\n"
+         "  assign out = r;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def minmax(r, top, w):
+    mx = r.random() < 0.5
+    ports = {"a": "input", "b": "input", "y": "output"}
+    widths = {"a": w, "b": w, "y": w}
+    spec = f"y is the {'larger' if mx else 'smaller'} of the two {_pl(w)} unsigned inputs a and b."
+    op = ">" if mx else "<"
+    v = [f"  assign y = (a {op} b) ? a : b;",
+         f"  reg [{w - 1}:0] r;\n  always @(*) begin\n    if (a {op} b) r = a;\n    else r = b;\n  end\n  assign y = r;",
+         f"  assign y = (b {'<' if mx else '>'} a) ? a : b;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def gray(r, top, w):
+    ports = {"bin": "input", "gray": "output"}
+    widths = {"bin": w, "gray": w}
+    spec = f"Convert a {_pl(w)} binary number to Gray code: each output bit is the XOR of two neighbouring input bits, the top bit is copied."
+    v = ["  assign gray = bin ^ (bin >> 1);",
+         f"  assign gray = {{bin[{w - 1}], bin[{w - 1}:1] ^ bin[{w - 2}:0]}};",
+         f"  genvar i;\n  assign gray[{w - 1}] = bin[{w - 1}];\n  generate\n    for (i = 0; i < {w - 1}; i = i + 1) begin : g\n"
+         "      assign gray[i] = bin[i + 1] ^ bin[i];\n    end\n  endgenerate"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def constmul(r, top, w):
+    k = r.choice([3, 5, 6, 9, 10, 12])
+    sh = [i for i in range(5) if k >> i & 1]
+    ow = w + k.bit_length()
+    ports = {"x": "input", "y": "output"}
+    widths = {"x": w, "y": ow}
+    spec = f"Multiply the {_pl(w)} unsigned input x by the constant {k}; y is {ow} bits wide."
+    shifts = " + ".join(f"({{{ow - w}'d0, x}} << {s})" if s else f"{{{ow - w}'d0, x}}" for s in sh)
+    v = [f"  assign y = x * {k};", f"  assign y = {shifts};"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def alu(r, top, w):
+    ports = {"a": "input", "b": "input", "op": "input", "y": "output"}
+    widths = {"a": w, "b": w, "op": 2, "y": w}
+    spec = f"A {_pl(w)} ALU. op selects y: 0 a + b, 1 a - b, 2 a & b, 3 a | b."
+    v = ["  reg [%d:0] r;\n  always @(*) begin\n    case (op)\n      2'd0: r = a + b;\n      2'd1: r = a - b;\n"
+         "      2'd2: r = a & b;\n      default: r = a | b;\n    endcase\n  end\n  assign y = r;" % (w - 1),
+         "  assign y = (op == 2'd0) ? a + b : (op == 2'd1) ? a - b : (op == 2'd2) ? (a & b) : (a | b);",
+         "  wire [%d:0] s = a + (op[0] ? ~b : b) + op[0];\n  assign y = op[1] ? (op[0] ? a | b : a & b) : s;" % (w - 1)]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def zero(r, top, w):
+    ports = {"in": "input", "z": "output"}
+    widths = {"in": w}
+    spec = f"z is 1 when every bit of the {_pl(w)} input is 0."
+    v = [f"  assign z = (in == {w}'d0);", "  assign z = ~|in;",
+         f"  reg t;\n  integer i;\n  always @(*) begin\n    t = 1'b1;\n    for (i = 0; i < {w}; i = i + 1)\n"
+         "      if (in[i]) t = 1'b0;\n  end\n  assign z = t;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def counter(r, top, w):
+    ports = {"clk": "input", "rst": "input", "en": "input", "q": "output"}
+    widths = {"q": w}
+    spec = (f"A {_pl(w)} up counter. On each rising edge of clk: rst (synchronous, active high) clears q; "
+            "otherwise q counts up by one when en is 1 and wraps around.")
+    v = [_mod(top, ports, widths, "  always @(posedge clk) begin\n    if (rst) q <= 0;\n    else if (en) q <= q + 1'b1;\n  end",
+              regs=("q",)),
+         _mod(top, ports, widths, "  always @(posedge clk)\n    q <= rst ? {W}'d0 : (en ? q + {W}'d1 : q);".replace("{W}", str(w)),
+              regs=("q",)),
+         _mod(top, ports, widths, f"  reg [{w - 1}:0] c;\n  always @(posedge clk)\n    if (rst) c <= 0;\n    else c <= c + en;\n"
+              "  assign q = c;")]
+    return spec, ports, widths, v, "clk", "rst"
+
+
+def shiftreg(r, top, w):
+    ports = {"clk": "input", "rst": "input", "d": "input", "q": "output"}
+    widths = {"q": w}
+    spec = (f"A {_pl(w)} shift register. On each rising edge of clk it shifts left and the serial input d enters "
+            "at bit 0; rst (synchronous, active high) clears it. q is the register.")
+    v = [_mod(top, ports, widths, f"  always @(posedge clk)\n    if (rst) q <= {w}'d0;\n    else q <= {{q[{w - 2}:0], d}};",
+              regs=("q",)),
+         _mod(top, ports, widths, f"  integer i;\n  always @(posedge clk) begin\n    if (rst) q <= 0;\n    else begin\n"
+              f"      for (i = {w - 1}; i > 0; i = i - 1)\n        q[i] <= q[i - 1];\n      q[0] <= d;\n    end\n  end",
+              regs=("q",))]
+    return spec, ports, widths, v, "clk", "rst"
+
+
+def edge(r, top, w):
+    rise = r.random() < 0.5
+    ports = {"clk": "input", "rst": "input", "in": "input", "pulse": "output"}
+    widths = {}
+    spec = (f"Detect a {'rising' if rise else 'falling'} edge of `in`, sampled on the rising edge of clk: pulse is 1 "
+            f"while `in` is {'1' if rise else '0'} and was {'0' if rise else '1'} at the previous clock edge. "
+            "rst (synchronous, active high) clears the stored value to 0.")
+    cur, prev = ("in", "~prev") if rise else ("~in", "prev")
+    v = [_mod(top, ports, widths, f"  reg prev;\n  always @(posedge clk)\n    if (rst) prev <= 1'b0;\n    else prev <= in;\n"
+              f"  assign pulse = {cur} & {prev};"),
+         _mod(top, ports, widths, f"  reg prev;\n  always @(posedge clk) prev <= rst ? 1'b0 : in;\n"
+              f"  assign pulse = (in != prev) && ({'in' if rise else '!in'});")]
+    return spec, ports, widths, v, "clk", "rst"
+
+
+def accum(r, top, w):
+    ports = {"clk": "input", "rst": "input", "x": "input", "acc": "output"}
+    widths = {"x": w // 2, "acc": w}
+    spec = (f"An accumulator: on each rising edge of clk the {w // 2}-bit input x is added to the {_pl(w)} register "
+            "acc; rst (synchronous, active high) clears acc.")
+    v = [_mod(top, ports, widths, "  always @(posedge clk)\n    if (rst) acc <= 0;\n    else acc <= acc + x;", regs=("acc",)),
+         _mod(top, ports, widths, f"  reg [{w - 1}:0] s;\n  wire [{w - 1}:0] nxt = s + {{{{{w - w // 2}{{1'b0}}}}, x}};\n"
+              "  always @(posedge clk) s <= rst ? 0 : nxt;\n  assign acc = s;")]
+    return spec, ports, widths, v, "clk", "rst"
+
+
+def cycle_fsm(r, top, w):
+    n = r.choice([3, 4, 5])
+    outs = [r.randrange(4) for _ in range(n)]
+    ports = {"clk": "input", "rst": "input", "go": "input", "out": "output"}
+    widths = {"out": 2}
+    spec = (f"A state machine with {n} states S0..S{n - 1}. rst (synchronous, active high) returns to S0. On a rising "
+            f"clock edge with go = 1 it moves to the next state (S{n - 1} goes back to S0); with go = 0 it stays. "
+            "The 2-bit output out depends only on the state: " + ", ".join(f"S{i} -> {o}" for i, o in enumerate(outs)) + ".")
+    sw = max(1, (n - 1).bit_length())
+    cases = "\n".join(f"      {sw}'d{i}: out_r = 2'd{o};" for i, o in enumerate(outs))
+    b1 = (f"  reg [{sw - 1}:0] state;\n  reg [1:0] out_r;\n  always @(posedge clk)\n    if (rst) state <= 0;\n"
+          f"    else if (go) state <= (state == {sw}'d{n - 1}) ? {sw}'d0 : state + 1'b1;\n"
+          f"  always @(*) begin\n    case (state)\n{cases}\n      default: out_r = 2'd0;\n    endcase\n  end\n  assign out = out_r;")
+    oh = "\n".join(f"  assign out[{b}] = " + (" | ".join(f"s[{i}]" for i, o in enumerate(outs) if o >> b & 1) or "1'b0") + ";"
+                   for b in (1, 0))
+    b2 = (f"  reg [{n - 1}:0] s;\n  always @(posedge clk)\n    if (rst) s <= {n}'d1;\n"
+          f"    else if (go) s <= {{s[{n - 2}:0], s[{n - 1}]}};\n{oh}")
+    return spec, ports, widths, [_mod(top, ports, widths, b1), _mod(top, ports, widths, b2)], "clk", "rst"
+
+
+FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16)), "compare": (compare, (4, 8)),
+            "mux2": (mux2, (1, 4, 8)), "mux4": (mux4, (1, 4, 8)), "decoder": (decoder, (2, 3)),
+            "prio": (prio, (4, 8)), "parity": (parity, (4, 8)), "popcount": (popcount, (4, 8)),
+            "reverse": (reverse, (4, 8)), "minmax": (minmax, (4, 8)), "gray": (gray, (3, 4, 8)),
+            "constmul": (constmul, (4, 8)), "alu": (alu, (4, 8)), "zero": (zero, (4, 8, 16)),
+            "counter": (counter, (3, 4, 8)), "shiftreg": (shiftreg, (4, 8)), "edge": (edge, (1,)),
+            "accum": (accum, (8, 16)), "cycle_fsm": (cycle_fsm, (2,))}
+
+
+def designs(seed: int = 0, per_family: int = 3) -> list[Design]:
+    """per_family instances of every family (random widths, names, options), deterministic in seed."""
+    r = random.Random(seed)
+    out = []
+    for fam, (fn, widths) in FAMILIES.items():
+        for k in range(per_family):
+            top = r.choice(NAMES) if r.random() < 0.5 else f"{fam}{k}"
+            res = fn(r, top, r.choice(widths))
+            spec, ports, pw, variants = res[:4]
+            clock, reset = (res[4], res[5]) if len(res) > 4 else (None, None)
+            out.append(Design(fam, top, spec, ports, variants, clock, reset, pw))
+    return out

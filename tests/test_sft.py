@@ -1,0 +1,104 @@
+"""`rtl-agent sft`: the data builder (refusal of evaluation sets, overlap check, verified generated pairs,
+SEARCH/REPLACE answers that apply) and the SFT loop on the bundled model (steps, resume, merge)."""
+import json
+import shutil
+
+import pytest
+
+from rtl_agent import sft_data
+from rtl_agent.edits import apply_blocks, parse_blocks
+
+
+@pytest.fixture(scope="module")
+def evals():
+    return sft_data.eval_items()
+
+
+def test_refuses_evaluation_sets_by_path_and_content(evals, tmp_path):
+    from designs import rtllm, verilog_eval
+    for root in (rtllm.root(), verilog_eval.root()):
+        with pytest.raises(ValueError, match="evaluation sets"):
+            sft_data.collect_files([root], evals)
+    ref = sorted(verilog_eval.root().glob("Prob*_ref.sv"))[0]
+    (tmp_path / "mine").mkdir()
+    shutil.copy(ref, tmp_path / "mine" / "renamed.v")         # same text elsewhere: refused by hash
+    with pytest.raises(ValueError, match="VerilogEval"):
+        sft_data.collect_files([tmp_path / "mine"], evals)
+    with pytest.raises(FileNotFoundError):
+        sft_data.collect_files([tmp_path / "nowhere"], evals)
+
+
+def test_overlap_drops_copies_of_evaluation_items(evals):
+    name, text = next((n, t) for n, t in evals["VerilogEval"].items() if n.endswith("_ref.sv") and len(t) > 300)
+    leaked = sft_data.example("rtl", "x", [], "", "```verilog\n" + text.replace("RefModule", "Leaky") + "\n```")
+    own = sft_data.rtl_pair("gen", "A 4-bit register.", "reg4", {"clk": "input", "d": "input", "q": "output"},
+                            "module reg4 (input clk, input [3:0] d, output reg [3:0] q);\n"
+                            "  always @(posedge clk) q <= d;\nendmodule\n")
+    kept, rep = sft_data.overlap([leaked, own], evals)
+    assert kept == [own]
+    assert rep["dropped"]["ngram"] + rep["dropped"]["hash"] == 1
+    assert set(rep["suites"]) == {"RTLLM", "VerilogEval"} and rep["suites"]["VerilogEval"]["items_ge_50pct"] == 0
+
+
+def test_diff_answers_apply_to_their_parent():
+    parent = "module m (\n  input a,\n  input b,\n  output y\n);\n  assign y = a & b;\nendmodule\n"
+    child = "module m (\n  input a,\n  input b,\n  output y\n);\n  wire t = a;\n  assign y = t & b;\nendmodule\n"
+    text = sft_data.diff_blocks(parent, child)
+    assert text and apply_blocks(parent, parse_blocks(text)).code.strip() == child.strip()
+
+
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_generated_variants_are_verified():
+    from rtl_agent.sft_gen import designs
+    d = next(x for x in designs(seed=1, per_family=1) if x.family == "constmul")
+    ok = sft_data._check_design(d, "nangate45")
+    assert len(ok) == len(d.variants) >= 2
+    d.variants.append(d.variants[0].replace("* ", "* 1 + "))             # not equivalent: dropped
+    assert len(sft_data._check_design(d, "nangate45")) == len(ok)
+    pairs = sft_data.edit_pairs("gen", d.spec, d.top, ok[0][0], ok[0][1], ok[1][0])
+    kinds = {p["kind"] for p in pairs}
+    assert kinds == {"edit-full", "edit-diff"}
+    diff = next(p for p in pairs if p["kind"] == "edit-diff")
+    assert apply_blocks(ok[0][0], parse_blocks(diff["prefill"] + diff["answer"])).applied
+
+
+@pytest.mark.slow
+@pytest.mark.requires(modules=("torch", "transformers", "peft"), model=True)
+def test_sft_steps_resume_and_merge(tmp_path):
+    import torch
+
+    from rtl_agent.policy.hf import HFPolicy
+    from rtl_agent.policy.models import resolve_model
+    from training.sft import run_sft
+    pol = HFPolicy("default", base_adapter=None, lora_alpha=16, threads=2)
+    pair = sft_data.rtl_pair("t", "y is a AND b.", "and2", {"a": "input", "b": "input", "y": "output"},
+                             "module and2 (input a, input b, output y);\n  assign y = a & b;\nendmodule\n")
+    seq = (pol.encode(pair["messages"], pair["prefill"]), pol.tok(pair["answer"])["input_ids"] + [pol.tok.eos_token_id])
+    seqs = [seq] * 4
+    out = tmp_path / "a"
+    kw = dict(epochs=3, batch_tokens=2 * sum(map(len, seq)), lr=1e-3, warmup=1, checkpoint_every=2, max_steps=6)
+
+    class Killed(Exception):
+        pass
+
+    def kill_at_3(step, total, stats):
+        if step == 3:
+            raise Killed
+    with pytest.raises(Killed):
+        run_sft(pol, seqs, out, settings={"t": 1}, on_step=kill_at_3, **kw)
+    assert json.loads((out / "checkpoint" / "state.json").read_text())["step"] == 2
+    with pytest.raises(ValueError, match="other settings"):
+        run_sft(pol, seqs, out, settings={"t": 2}, **kw)
+    res = run_sft(pol, seqs, out, settings={"t": 1}, **kw)
+    rows = (out / "loss.csv").read_text().splitlines()
+    assert res["steps"] == 6 and len(rows) == 7
+    losses = [float(r.split(",")[1]) for r in rows[1:]]
+    assert losses[-1] < losses[0]                       # it learns the pair
+    # the adapter merged into the base weights scores like base + adapter
+    pol.save_adapter(tmp_path / "ad")
+    with torch.no_grad():
+        want = pol.logprobs(*seq)
+    merged = HFPolicy(resolve_model("default", tmp_path / "ad"), base_adapter=None, lora=False)
+    with torch.no_grad():
+        got = merged.logprobs(*seq)
+    assert torch.allclose(got, want, atol=1e-3)
