@@ -14,7 +14,8 @@ values are free, and `equivalence(...)` checks the candidate under it:
 Method.  Both sides are wrapped in a module with the same name and ports that drives each gated
 output as `qualifier ? out : 0` (and 0 while free after reset), then handed unchanged to
 `eda.equiv.equivalence`, so SAT, induction, ABC, random co-simulation and the Icarus replay of a
-counterexample all apply the same rule.  Each wrapper gates with its own design's qualifier: the
+counterexample all apply the same rule.  The strict check runs first: a strict proof implies the rule
+(the gated miter can be harder for induction, e.g. multi_16bit), so a rule never loses a proof.  Each wrapper gates with its own design's qualifier: the
 qualifier is compared exactly, so up to the first cycle where the two qualifiers differ they are
 equal, and that cycle is already a counterexample on the qualifier; this equals gating both sides
 with the reference's qualifier without putting a second copy of the reference in the miter.
@@ -23,6 +24,7 @@ replay (as in every strict check), but not in the formal path, which reads X as 
 differs only there ends as unknown(replay-mismatch), never as proven.
 """
 import re
+import time
 from dataclasses import dataclass, field
 
 from .hdl import IDENT, detect_clock_reset, module_names
@@ -180,31 +182,36 @@ def wrap(ref: dict, cand: dict, top: str, ports: list, rule: Observe, ref_top: s
     return sides[0], sides[1]
 
 
+STRICT_SHARE = 0.5     # of the time limit, for the strict check that runs first
+
+
 def equivalence(cand: dict, ref: dict, top: str, observe: Observe | None = None, ref_top: str | None = None,
-                **opts):
-    """eda.equiv.equivalence under an observation rule; data.equiv_mode says strict or spec."""
-    from .equiv import check_interface, equivalence as strict
+                timeout_s: float = 60, **opts):
+    """eda.equiv.equivalence under an observation rule.  The strict check runs first (on a share of the
+    time): its proof implies the rule's, and its interface/screening/elaboration failures stand.  Other
+    verdicts come from the wrapped check.  data.equiv_mode says which decided: strict or spec."""
+    from .equiv import equivalence as strict
     from .ports import PortError, parse_ports
-    from .report import Diagnostic
+    from .report import Diagnostic, StageResult
+    t0 = time.monotonic()
+    res = strict(cand, ref, top, ref_top=ref_top, timeout_s=timeout_s if observe is None else STRICT_SHARE * timeout_s,
+                 **opts)
+    res.data["equiv_mode"] = "strict"
     if observe is None:
-        res = strict(cand, ref, top, ref_top=ref_top, **opts)
-        res.data["equiv_mode"] = "strict"
         return res
-    iface = check_interface(cand, ref, top, ref_top=ref_top)
-    if iface.status != "pass":        # the strict check reports interface and screening failures
-        res = strict(cand, ref, top, ref_top=ref_top, **opts)
-        res.data["equiv_mode"] = "strict"
+    res.data["observe"] = observe.rules()
+    if res.status in ("proven", "fail", "rejected", "error"):
         return res
     try:
         ports = parse_ports(ref, ref_top or top)
         g, c = wrap(ref, cand, top, ports, observe, ref_top, opts.get("clock"), opts.get("reset"),
                     opts.get("reset_active_low"))
     except (PortError, ObserveError) as e:
-        from .report import StageResult
         return StageResult("equiv", "error", diagnostics=[Diagnostic(f"observation rule: {e}")],
                            data={"verdict": "error", "equiv_mode": "spec", "observe": observe.rules()})
-    res = strict(c, g, top, **opts)
-    res.data.update({"equiv_mode": "spec", "observe": observe.rules()})
+    res = strict(c, g, top, timeout_s=max(1.0, timeout_s - (time.monotonic() - t0)), **opts)
+    res.seconds = round(time.monotonic() - t0, 3)
+    res.data.update({"equiv_mode": "spec", "observe": observe.rules(), "seconds": res.seconds})
     cex = res.data.get("counterexample")
     if cex and res.diagnostics:
         why = "; ".join(f"{n}: {observe.rule_for(n)}" for n in cex.get("outputs", {}))

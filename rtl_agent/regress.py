@@ -67,7 +67,8 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
                      "reason": "; ".join(str(d) for d in rep.stages[fs].diagnostics[:1])[:300] if fs else "",
                      "ppa": rep.ppa, "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
                      "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_proven(eq))),
-                     "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq})
+                     "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq,
+                     "equiv_mode": rep.stages["equiv"].data.get("equiv_mode") if "equiv" in rep.stages else None})
     rule = getattr(task, "observe", None)
     return {"design": task.name, "category": task.category, "reference": ref, "samples": rows,
             "notes": list(task.notes), "isolation": isolation_mode(),
