@@ -31,6 +31,8 @@ strict): FILE holds one rule, e.g.
   reset: free                     # outputs free while reset is asserted (reset_cycles: N: N more cycles)
   cite: "the spec sentence that makes these values don't-cares"
 or a file of rules per design (designs/rtllm_observe.yaml), from which --top's entry is taken.
+The strict check runs first on half of --timeout (its proof implies the rule; its interface or
+elaboration failure stands); otherwise both designs are wrapped so that every check applies the rule.
 A reference X is a don't-care in co-simulation and replay only, never in the formal proof."""
 
 EPILOG = """examples:
@@ -104,7 +106,10 @@ def run(args) -> int:
         d = st.data
         how = f" by {d['method']}" if d.get("method") else ""
         unproven = " (unproven)" if st.status.startswith(("bounded", "cosim")) else ""
-        mode = f"spec-level ({'; '.join(rule.rules())})" if rule else "strict"
+        mode = "strict"
+        if rule:
+            mode = (f"spec-level ({'; '.join(rule.rules())})" if d.get("equiv_mode") == "spec"
+                    else "strict, decided before the rule was needed")
         print(f"{args.top}: {st.status}{how}{unproven} in {st.seconds:.2f} s; equivalence: {mode}")
         for diag in st.diagnostics:
             print(f"  {diag.message}")
