@@ -8,7 +8,7 @@ bench/results/cover_closure{,_TAG}.{csv,md}.
 
 Per design, in RUNS/<tag>/<design>: the baseline (`cover.run_baseline`: plain seeded_stimulus, +seed=0..B-1,
 one build) and the job (`cover.run_cover`, budget B: random phase of at most --random-budget runs with
---patience, then groups of --group samples of --max-tokens from the policy, training on). The model
+--patience, then groups of --group samples of --max-tokens from the policy, --no-train). The model
 loads only in jobs random did not close. Run folders persist: re-running resumes (a finished design is
 read back). --only-open: only the designs whose job in RUNS/bundled did not meet the target after the
 random phase (where the model runs at all). FSM columns: states and arcs of the FSMs Yosys finds
@@ -48,7 +48,8 @@ def job(p) -> dict:
     t = next(x for x in load_suite(suite, only=name) if x.name == name)
     out = Path(a["runs"]) / a["tag"] / name
     cfg = cover.CoverConfig(target=cover.parse_target(a["target"]), budget=a["budget"], random_budget=a["random_budget"],
-                            patience=a["patience"], group=a["group"], max_tokens=a["max_tokens"], seed=0)
+                            patience=a["patience"], group=a["group"], max_tokens=a["max_tokens"], seed=0,
+                            train=not a["no_train"])
     row = {"suite": suite, "task": name}
     try:
         t0 = time.monotonic()
@@ -125,7 +126,8 @@ def write_md(rows, args, path: Path, secs: float):
             + f"\nBudget {args.budget} simulations per design for both; target `{args.target}`. Baseline: plain "
             "`seeded_stimulus` (+seed=0..B-1, 200 cycles). Job: random phase (styles fresh/held/toggling/corner+reset "
             f"pulses, at most {args.random_budget} runs, patience {args.patience}), then groups of {args.group} samples x "
-            f"{args.max_tokens} tokens from the bundled SmolLM2-135M (adapter `{args.adapter}`), training on.\n\n"
+            f"{args.max_tokens} tokens from the bundled SmolLM2-135M (adapter `{args.adapter}`), "
+            f"training {'off' if args.no_train else 'on'}.\n\n"
             + md_table(pd.DataFrame([[k, v] for k, v in tot.items()], columns=["", "value"])) + "\n\n## Per design\n\n"
             + md_table(pd.DataFrame([[r.get(c, "") for c in cols] for r in rows], columns=cols)) + "\n")
     path.write_text(text)
@@ -144,8 +146,10 @@ def main(argv=None):
     ap.add_argument("--budget", type=int, default=12)
     ap.add_argument("--random-budget", type=int, default=8)
     ap.add_argument("--patience", type=int, default=4)
-    ap.add_argument("--group", type=int, default=4)
+    ap.add_argument("--group", type=int, default=8, help="samples per step (default 8: the model's share of the "
+                    "budget in one step)")
     ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--no-train", action="store_true", help="no LoRA step between groups (one group: nothing to train for)")
     ap.add_argument("--adapter", default="none", help="SFT adapter for the model: none | default | PATH")
     ap.add_argument("--tag", default="bundled")
     ap.add_argument("--workers", type=int, default=2)
@@ -157,7 +161,7 @@ def main(argv=None):
     name = "cover_closure" if args.tag == "bundled" else f"cover_closure_{args.tag}"
     out = ROOT / "bench" / "results" / name
     p = {k: getattr(args, k) for k in ("target", "budget", "random_budget", "patience", "group", "max_tokens",
-                                       "adapter", "tag", "runs")}
+                                       "adapter", "tag", "runs", "no_train")}
     order = {d[1]: i for i, d in enumerate(ds)}
     rows, t0 = [], time.monotonic()
     with mp.get_context("spawn").Pool(args.workers) as pool:
