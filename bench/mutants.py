@@ -1,17 +1,20 @@
 """Mutant-kill benchmark: how many small bugs does a design's own testbench catch,
 and how many does testbench + equivalence catch?
 
-    .venv/bin/python bench/mutants.py [--suites rtllm,designs] [--per-design 20] [--timeout 8] [--workers 2]
+    .venv/bin/python bench/mutants.py [--suites rtllm,designs] [--per-design 20] [--timeout 8] [--workers 2] [--resume]
 
 Writes bench/results/mutants.csv (one row per mutant and per reference self-check)
 and bench/results/mutants.md (per design, overall, equivalence time median/p95,
 verdicts of each reference against itself).  Mutants proven equivalent to the
 reference, and mutants that do not elaborate ("stillborn"), are left out of the
-denominator.
+denominator.  Each finished check is appended to results/mutants.partial.jsonl; --resume keeps
+those and runs only the rest (the file is removed once the report is written).
 """
 import argparse
 import csv
 import datetime
+import json
+import os
 import statistics
 import sys
 import time
@@ -28,6 +31,7 @@ from eda.sandbox import Limits  # noqa: E402
 from eda.simulate import simulate  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results"
+PARTIAL = OUT / "mutants.partial.jsonl"
 
 # Survivors read by hand (design, mutant description): why no proof or counterexample exists.
 # They stay in the denominator as survivors; the note only says what they are.
@@ -87,6 +91,7 @@ def main(argv=None):
     ap.add_argument("--only", help="comma-separated design names")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report-only", action="store_true", help="re-render mutants.md from mutants.csv (no checks)")
+    ap.add_argument("--resume", action="store_true", help="keep the checks in mutants.partial.jsonl, run the rest")
     a = ap.parse_args(argv)
     if a.report_only:
         with open(OUT / "mutants.csv", newline="") as fh:
@@ -107,17 +112,36 @@ def main(argv=None):
             jobs.append(base)
             for m in mutants(ref, a.per_design, a.seed):
                 jobs.append(dict(base, mutant=m.sources, id=m.id, kind=m.kind, desc=m.desc))
-    rows = []
-    with ProcessPoolExecutor(a.workers) as ex:
-        futs = [ex.submit(work, j) for j in jobs]
+    done = {}
+    if a.resume and PARTIAL.exists():
+        for ln in PARTIAL.read_text().splitlines():
+            r = json.loads(ln)
+            done[(r["suite"], r["design"], str(r["mutant"]))] = r
+    elif PARTIAL.exists():
+        PARTIAL.unlink()
+    todo = [j for j in jobs if (j["suite"], j["design"], "self" if j["mutant"] is None else str(j["id"])) not in done]
+    rows = list(done.values())
+    t0 = time.monotonic()
+    OUT.mkdir(parents=True, exist_ok=True)
+    with ProcessPoolExecutor(a.workers) as ex, open(PARTIAL, "a") as log:
+        futs = {ex.submit(work, j): j for j in todo}
         for f in tqdm(as_completed(futs), total=len(futs), desc="mutants", unit="check"):
             try:
-                rows.append(f.result())
+                r = f.result()
             except Exception as e:  # a crash is a finding, not the end of the run
-                rows.append({"suite": "?", "design": "?", "mutant": "?", "equiv": "crash", "note": str(e)[:160]})
+                j = futs[f]
+                r = {"suite": j["suite"], "design": j["design"], "mutant": "self" if j["mutant"] is None else j["id"],
+                     "equiv": "crash", "note": str(e)[:160]}
+            rows.append(r)
+            log.write(json.dumps(r) + "\n")
+            log.flush()
+    a.run_note = (f"{len(todo)} checks in {(time.monotonic() - t0) / 60:.0f} min ({len(done)} kept from an "
+                  f"interrupted run); load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
+                  "cores (machine shared with other jobs: check times are inflated by it)")
     rows.sort(key=lambda r: (r["suite"], r["design"], -1 if r["mutant"] == "self" else int(r["mutant"])
                              if str(r["mutant"]).isdigit() else 10**6))
     write(rows, a)
+    PARTIAL.unlink()
 
 
 def write(rows, a):
@@ -137,7 +161,8 @@ def write(rows, a):
          f"Settings: {a.per_design} mutants per design (seed {a.seed}), equivalence timeout {a.timeout:g} s, "
          f"depth 20, 2000 co-simulation cycles ({(1 << 17) + 64} where Yosys cannot read a design), ABC sim3, "
          f"dprove (at most 4 s) then pdr when induction does not close, {a.workers} workers. "
-         "Command: `.venv/bin/python bench/mutants.py`.", "",
+         "Command: `.venv/bin/python bench/mutants.py`." + (f" Run: {a.run_note}." if getattr(a, "run_note", "") else ""),
+         "",
          "Kill = the check rejects the mutant. Denominator = mutants that elaborate and are not proven equivalent "
          "to the reference. (a) the design's own testbench; (b) testbench + equivalence: killed when the testbench "
          "fails or the equivalence check returns a counterexample (replayed in Icarus). A mutant without a proof "
