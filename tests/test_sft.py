@@ -2,6 +2,7 @@
 SEARCH/REPLACE answers that apply) and the SFT loop on the bundled model (steps, resume, merge)."""
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -98,7 +99,10 @@ def test_sft_steps_resume_and_merge(tmp_path):
     pol.save_adapter(tmp_path / "ad")
     with torch.no_grad():
         want = pol.logprobs(*seq)
-    merged = HFPolicy(resolve_model("default", tmp_path / "ad"), base_adapter=None, lora=False)
-    with torch.no_grad():
-        got = merged.logprobs(*seq)
-    assert torch.allclose(got, want, atol=1e-3)
+    folder = Path(resolve_model("default", tmp_path / "ad"))
+    try:
+        with torch.no_grad():
+            got = HFPolicy(str(folder), base_adapter=None, lora=False).logprobs(*seq)
+        assert torch.allclose(got, want, atol=1e-3)
+    finally:
+        shutil.rmtree(folder)           # a merged copy per test run would fill the user cache

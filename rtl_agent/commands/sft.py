@@ -30,19 +30,19 @@ def register(sub):
     p.add_argument("--data", nargs="*", default=[], metavar="PATH", help="RTL files or folders (e.g. ../shared/corpus)")
     p.add_argument("--out", required=True, metavar="ADAPTER", help="output folder (the adapter)")
     p.add_argument("--model", default="default", help="base model (default: bundled SmolLM2-135M)")
-    p.add_argument("--per-family", type=int, default=4, help="generated designs per family (0: none; default 4)")
+    p.add_argument("--per-family", type=int, default=3, help="generated designs per family (0: none; default 3)")
     p.add_argument("--no-tasks", dest="tasks", action="store_false", help="leave the project's tasks out")
     p.add_argument("--pdk", default="nangate45", help="PDK for the reports in edit prompts (default nangate45)")
-    p.add_argument("--epochs", type=int, default=2, help="passes over the data (default 2)")
-    p.add_argument("--batch-tokens", type=int, default=4096, help="tokens (prompt + answer) per step (default 4096)")
-    p.add_argument("--max-len", type=int, default=768, help="drop pairs longer than this many tokens (default 768)")
+    p.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
+    p.add_argument("--batch-tokens", type=int, default=2048, help="tokens (prompt + answer) per step (default 2048)")
+    p.add_argument("--max-len", type=int, default=512, help="drop pairs longer than this many tokens (default 512)")
     p.add_argument("--max-steps", type=int, default=None, help="at most this many steps (the schedule shrinks to fit)")
     p.add_argument("--kinds", default="rtl,edit-diff,edit-full,stim",
                    help="pair kinds to train on (default all: rtl,edit-diff,edit-full,stim)")
-    p.add_argument("--lr", type=float, default=3e-4, help="peak learning rate (default 3e-4)")
+    p.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
     p.add_argument("--lora-r", type=int, default=8, help="LoRA rank (default 8; vLLM serves up to 8)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: on a busy 2-core machine more can be slower)")
     p.add_argument("--workers", type=int, default=2, help="parallel EDA checks of generated designs (default 2)")
     p.set_defaults(func=run)
 
@@ -126,6 +126,8 @@ def run(args) -> int:
     console = Console()
     pairs, meta = build_data(args, out, console.print)
     t0 = time.monotonic()
+    import torch
+    torch.manual_seed(args.seed)            # the LoRA's initial weights
     pol = HFPolicy(args.model, lora_r=args.lora_r, lora_alpha=2 * args.lora_r, threads=args.threads,
                    base_adapter=None, micro_batch=2)
     want = set(args.kinds.split(","))
