@@ -24,7 +24,8 @@ starting with a statement keyword, a delay/event control or a DUT input are kept
 is cut at the last statement, and the rest runs inside a generated testbench that declares the
 ports and drives the clock (from reset), or, when the answer starts with `// from: random`, after
 the last random run's testbench (from the state it left). A full `module` (instantiating the DUT as
-`uut`) is used as is.
+`uut`) is used as is. A ```python answer defining a cocotb coroutine `async def stimulus(dut)` runs
+under cocotb + Verilator coverage in the same sandbox (from reset; no FSM points; ~1 min per build).
 
 Reward of a stimulus: the share of the still-uncovered target points it reaches first (0..1);
 penalties when the completion holds no Verilog (-1), the sandbox refuses it (-1), it does not
