@@ -92,6 +92,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report-only", action="store_true", help="re-render mutants.md from mutants.csv (no checks)")
     ap.add_argument("--resume", action="store_true", help="keep the checks in mutants.partial.jsonl, run the rest")
+    ap.add_argument("--note", default="", help="a sentence for the report, e.g. why some checks were rerun")
     a = ap.parse_args(argv)
     if a.report_only:
         with open(OUT / "mutants.csv", newline="") as fh:
@@ -135,9 +136,9 @@ def main(argv=None):
             rows.append(r)
             log.write(json.dumps(r) + "\n")
             log.flush()
-    a.run_note = (f"{len(todo)} checks in {(time.monotonic() - t0) / 60:.0f} min ({len(done)} kept from an "
-                  f"interrupted run); load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
-                  "cores (machine shared with other jobs: check times are inflated by it)")
+    a.run_note = (f"{len(todo)} checks in {(time.monotonic() - t0) / 60:.0f} min ({len(done)} kept from "
+                  f"mutants.partial.jsonl); load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
+                  "cores (machine shared with other jobs: check times are inflated by it)" + (f". {a.note}" if a.note else ""))
     rows.sort(key=lambda r: (r["suite"], r["design"], -1 if r["mutant"] == "self" else int(r["mutant"])
                              if str(r["mutant"]).isdigit() else 10**6))
     write(rows, a)

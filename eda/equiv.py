@@ -965,7 +965,7 @@ def _run(res, cand, ref, top, ref_top, clock, reset, reset_active_low, depth, co
                           sequential)
         _set_cex(res, data, text, "cosim")
         return
-    if not cs["ok"] and cs["error"] == "timeout" and cs["cycles"]:
+    if not cs["ok"] and cs["error"] == "timeout" and cs.get("cycles"):
         notes.append(f"co-simulation stopped at the time limit after {cs['cycles']} of {len(vecs)} cycles")
         _final(res, verdict, depth, sat, notes, cs["cycles"], mismatch)
         return
