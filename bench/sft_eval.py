@@ -26,6 +26,10 @@ def subset(every: int) -> list[str]:
 
 def regress(suite, adapter, designs, a) -> Path:
     out = Path(a.runs) / f"{suite}-{Path(adapter).name}"
+    from designs import load_suite
+    want = len(designs) if designs else len(load_suite(suite))
+    if (out / "results.csv").is_file() and len(pd.read_csv(out / "results.csv")) == want:
+        return out          # finished earlier: no model start-up just to read it back
     cmd = [sys.executable, "-m", "rtl_agent.cli", "regress", "--suite", suite, "--policy", a.policy,
            "--adapter", adapter, "-n", str(a.n), "-k", "1,5", "--max-tokens", str(a.max_tokens), "--jobs", "2",
            "--out", str(out)] + (["--designs", ",".join(designs)] if designs else [])

@@ -67,7 +67,7 @@ class ModelPolicy:
                 texts[i].write_text(c.text)
         out = []
         for i, p in enumerate(texts):
-            ex = extract_verilog(p.read_text(), task.top, task.ports)
+            ex = extract_verilog(p.read_text(), task.top, [q.name for q in task.ports])
             if not ex.code:
                 out.append((f"s{i}", None, "; ".join(ex.reasons) or "no Verilog in the completion"))
             else:

@@ -21,6 +21,14 @@ def available() -> bool:
     return importlib.util.find_spec("vllm") is not None
 
 
+def _cpu_share(gib=3.0) -> float:
+    """The RAM share for weights + KV cache on a CPU: 3 GiB (a small model needs far less than vLLM's
+    usual share, and the machine is shared with the EDA tools and the trainer), at most 0.3."""
+    import os
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return round(min(0.3, gib * 2 ** 30 / total), 3)
+
+
 def from_spec(rest: str, **opts) -> "VLLMPolicy":
     """make_policy("vllm:<path>"): rest is the model ("" or "default": the bundled one)."""
     return VLLMPolicy(rest or "default", **opts)
@@ -44,7 +52,7 @@ class VLLMPolicy(Policy):
         if cpu:
             # On CPU the "gpu" share is a share of RAM for weights + KV cache; eager mode skips the
             # torch.compile warm-up that would cost minutes on 2 cores.
-            kw.update(enforce_eager=True, dtype="bfloat16", gpu_memory_utilization=gpu_memory_utilization or 0.3)
+            kw.update(enforce_eager=True, dtype="bfloat16", gpu_memory_utilization=gpu_memory_utilization or _cpu_share())
         else:
             # leave room for the transformers trainer on the same GPU
             kw.update(gpu_memory_utilization=gpu_memory_utilization or (0.5 if train else 0.85))
