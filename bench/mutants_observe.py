@@ -51,9 +51,11 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--regress", type=Path, help="run folder of `rtl-agent regress --equiv --policy reference`")
     ap.add_argument("--report-only", action="store_true", help="re-render the report from mutants_observe.csv")
+    ap.add_argument("--strict", type=Path, default=OUT / "mutants.csv",
+                    help="the strict run to compare with (bench/mutants.py's CSV; default bench/results/mutants.csv)")
     a = ap.parse_args(argv)
     from designs import load_suite
-    strict = {(r["suite"], r["design"], r["mutant"]): r for r in csv.DictReader(open(OUT / "mutants.csv"))}
+    strict = {(r["suite"], r["design"], r["mutant"]): r for r in csv.DictReader(open(a.strict))}
     jobs, ruled = [], {}
     for suite in ("rtllm", "designs"):
         for t in load_suite(suite):
@@ -73,8 +75,9 @@ def main(argv=None):
         rows = list(csv.DictReader(open(OUT / "mutants_observe.csv")))
         for r in rows:
             r["tb_kills"] = r["tb_kills"] == "True"
-            r["same_mutant"] = r["same_mutant"] == "True"
-        report(rows, strict, ruled, a)
+        out = [_with_strict(r, strict) for r in rows]
+        write_rows(OUT / "mutants_observe.csv", out)
+        report(out, strict, ruled, a)
         return
     rows = []
     with ProcessPoolExecutor(a.workers) as ex:
@@ -84,15 +87,19 @@ def main(argv=None):
     selfs_tb = {(r["suite"], r["design"]): r["tb"] == "pass" for r in rows if r["mutant"] == "self"}
     out = []
     for r in rows:
-        s = strict.get((r["suite"], r["design"], str(r["mutant"])), {})
         r["tb_kills"] = selfs_tb[(r["suite"], r["design"])] and r["tb"] != "pass" and r["mutant"] != "self"
-        out.append({"suite": r["suite"], "design": r["design"], "mutant": r["mutant"], "desc": r["desc"],
-                    "same_mutant": s.get("desc") == r["desc"], "strict_class": s.get("class", ""),
-                    "strict_equiv": s.get("equiv", ""), "class": r["class"], "equiv": r["equiv"],
-                    "equiv_method": r["equiv_method"], "equiv_s": r["equiv_s"], "tb": r["tb"],
-                    "tb_kills": r["tb_kills"], "note": r["note"][:300], "strict_note": s.get("note", "")[:300]})
+        out.append(_with_strict({k: r[k] for k in ("suite", "design", "mutant", "desc", "class", "equiv",
+                                                     "equiv_method", "equiv_s", "tb", "tb_kills")}
+                                | {"note": r["note"][:300]}, strict))
     write_rows(OUT / "mutants_observe.csv", out)
     report(out, strict, ruled, a)
+
+
+def _with_strict(r: dict, strict: dict) -> dict:
+    """The row with the strict run's verdict on the same mutant."""
+    s = strict.get((r["suite"], r["design"], str(r["mutant"])), {})
+    return r | {"same_mutant": s.get("desc", "") == (r["desc"] or ""), "strict_class": s.get("class", ""),
+                "strict_equiv": s.get("equiv", ""), "strict_note": s.get("note", "")[:300]}
 
 
 def _den(r, cls="class") -> bool:
@@ -131,6 +138,7 @@ def report(rows, strict, ruled, a):
     L = [header("Mutant-kill benchmark with observation rules (issue #19)", {
         "command": f"`.venv/bin/python bench/mutants_observe.py --per-design {a.per_design} --timeout {a.timeout:g} "
                    f"--workers {a.workers}`",
+        "strict run compared with": str(a.strict),
         "rerun": f"the {len(ruled)} designs with an observation rule ({sum(p['mutants'] for p in per)} mutants, "
                  "same generator and seed as bench/mutants.py); the others are unchanged by construction and "
                  "their rows come from bench/results/mutants.csv"}), "",
@@ -141,10 +149,10 @@ def report(rows, strict, ruled, a):
          "## Designs with a rule", "", md_table(pd.DataFrame(per)), "",
          "## Overall", "",
          f"- designs with a rule: strict {sk}/{sd} = {pct(sk, sd)}; spec-level {pk}/{pd_} = {pct(pk, pd_)}",
-         f"- all designs (rows of the others from mutants.csv): strict {sk + old_k}/{sd + len(old_den)} = "
+         f"- all designs (rows of the others from the strict run): strict {sk + old_k}/{sd + len(old_den)} = "
          f"{pct(sk + old_k, sd + len(old_den))}; spec-level {pk + old_k}/{pd_ + len(old_den)} = "
          f"{pct(pk + old_k, pd_ + len(old_den))}",
-         f"- rerun rows whose mutant text differs from mutants.csv's (generator changed since): "
+         f"- rerun rows whose mutant text differs from the strict run's (generator changed since): "
          f"{sum(1 for r in rows if not r['same_mutant'])}", "",
          "## Mutants whose verdict changed (strict -> spec) and why", ""]
     L += [md_table(pd.DataFrame(lost))] if lost else ["- none"]

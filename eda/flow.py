@@ -9,6 +9,7 @@ from . import stages as stages_
 from . import tools
 from .cache import FLOW_VERSION, Cache, key, text_hash
 from .lint import lint
+from .observe import VERSION as OBSERVE_VERSION
 from .report import Diagnostic, Report, StageResult
 from .hdl import decode_source, module_names
 from .sandbox import Sandbox, isolation_mode, screen
@@ -52,7 +53,7 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
                    "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver,
                    "isolation": iso,    # an unsandboxed result is never served as a sandboxed one
                    **({"verdict": rule_key(rule)} if rule else {}), **({"sim_flags": sim_flags} if sim_flags else {}),
-                   **({"observe": observe.to_dict()} if observe else {})})
+                   **({"observe": observe.to_dict(), "observe_version": OBSERVE_VERSION} if observe else {})})
     k_back = key({"src": src_id, "top": top, "pdk": pdk, "corner": corner, "clock": clock, "period": period,
                   "stages": back, "lib": pdks.lib_hash(pdk, corner) if back else None, "flow": FLOW_VERSION,
                   "tools": ver, "isolation": iso}) if back else None

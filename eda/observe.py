@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from .hdl import IDENT, detect_clock_reset, module_names
 
 SUFFIX = "__observed"     # the wrapped design's top is renamed to <top>__observed
+VERSION = 2               # in eda.flow's cache key: bump when the spec-level check changes
 
 
 class ObserveError(ValueError):
