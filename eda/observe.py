@@ -215,6 +215,7 @@ def equivalence(cand: dict, ref: dict, top: str, observe: Observe | None = None,
     res.data.update({"equiv_mode": "spec", "observe": observe.rules(), "seconds": res.seconds})
     cex = res.data.get("counterexample")
     if cex and res.diagnostics:
-        why = "; ".join(f"{n}: {observe.rule_for(n)}" for n in cex.get("outputs", {}))
+        cex["rules"] = {n: observe.rule_for(n) for n in cex.get("outputs", {})}
+        why = "; ".join(f"{n}: {r}" for n, r in cex["rules"].items())
         res.diagnostics[0] = Diagnostic(f"{res.diagnostics[0].message} [spec-level equivalence: {why}]")
     return res

@@ -83,6 +83,7 @@ def test_free_difference_proven_defined_difference_refuted(name):
     assert st.status == "counterexample", st.status
     assert "spec-level equivalence" in st.diagnostics[0].message
     assert "compared only when" in st.diagnostics[0].message      # the gated output, and its rule
+    assert any(r.startswith("compared only when") for r in st.data["counterexample"]["rules"].values())
     if qual:
         st = _check(name, _edits(qual))
         assert st.status == "counterexample", st.status
