@@ -14,6 +14,7 @@ the references' verdicts from the run folder of `rtl-agent regress --equiv --pol
 import argparse
 import csv
 import functools
+import json
 import re
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -95,6 +96,14 @@ def main(argv=None):
     report(out, strict, ruled, a)
 
 
+def _decided(run: Path) -> dict:
+    out = {}
+    for f in sorted((run / "designs").glob("*.json")):
+        for smp in json.loads(f.read_text())["samples"]:
+            out[smp.get("equiv_mode") or "none"] = out.get(smp.get("equiv_mode") or "none", 0) + 1
+    return out
+
+
 def _with_strict(r: dict, strict: dict) -> dict:
     """The row with the strict run's verdict on the same mutant."""
     s = strict.get((r["suite"], r["design"], str(r["mutant"])), {})
@@ -162,7 +171,9 @@ def report(rows, strict, ruled, a):
         L += ["", f"## `rtl-agent regress --equiv --policy reference` ({a.regress})", "",
               f"- references proven against themselves: {int(df.equiv_proven.sum())}/{len(df)} "
               f"(strict: {int(df[df.equiv_mode == 'strict'].equiv_proven.sum())}/{int((df.equiv_mode == 'strict').sum())}, "
-              f"spec: {int(df[df.equiv_mode == 'spec'].equiv_proven.sum())}/{int((df.equiv_mode == 'spec').sum())})", "",
+              f"spec: {int(df[df.equiv_mode == 'spec'].equiv_proven.sum())}/{int((df.equiv_mode == 'spec').sum())})",
+              "- decided by (per check; a strict proof implies the rule): " + ", ".join(
+                  f"{m}: {n}" for m, n in _decided(a.regress).items()), "",
               md_table(df[[c for c in cols if c in df]])]
     (OUT / "mutants_observe.md").write_text("\n".join(L) + "\n")
     print("\n".join(L))
