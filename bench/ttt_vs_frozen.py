@@ -34,6 +34,7 @@ def run_one(task, mode, seed, a, base: Path) -> list[dict]:
     out = base / f"{task}-{mode}-s{seed}"
     cfg = OptimizeConfig(task=task, out=str(out), steps=a.steps, batch=a.batch, group=a.group,
                          max_tokens=a.max_tokens, seed=seed, train=(mode == "ttt"), resume=True, backend=a.backend,
+                         adapter=a.adapter,
                          **({"edit": a.edit} if a.edit else {}), prefill=not a.no_prefill)
     t0 = time.time()
     optimize(cfg)
@@ -58,7 +59,7 @@ def write_md(rows, a, tools, elapsed):
     tasks = sorted({r["task"] for r in rows})
     steps = sorted({r["step"] for r in rows})
     lines = [f"# TTT vs frozen policy at the same sample budget ({date.today().isoformat()})", "",
-             f"Model: bundled SmolLM2-135M-Instruct (backend {a.backend}, CPU). Per run: {a.steps} steps x "
+             f"Model: bundled SmolLM2-135M-Instruct (backend {a.backend}, adapter {a.adapter}, CPU). Per run: {a.steps} steps x "
              f"{a.batch} parent x {a.group} samples, max {a.max_tokens} tokens, temperature 0.8, stop at endmodule. "
              f"Seeds {', '.join(map(str, range(a.seeds)))}. Same seeds in both modes, so step 1 (before any update) "
              f"is the same draw. Machine: 2 CPU cores, shared with other jobs. Wall time {elapsed / 60:.1f} min.",
@@ -178,6 +179,7 @@ def main(argv=None) -> int:
     ap.add_argument("--edit", default=None, choices=("full", "diff", "mixed"),
                     help="action format (default: OptimizeConfig's; bench/results/optimize_actions.md picks it)")
     ap.add_argument("--no-prefill", action="store_true", help="do not start the model's answer")
+    ap.add_argument("--adapter", default="default", help="SFT adapter: default (the bundled one), none, or a folder")
     ap.add_argument("--backend", default="hf", choices=("hf", "vllm"),
                     help="sampling backend (vllm samples ~2.5x faster on CPU; training stays transformers+peft)")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "ttt_vs_frozen_g2t128"))
