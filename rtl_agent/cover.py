@@ -7,9 +7,9 @@
 Step 0, the random phase (no model): `eda.random_stim.seeded_stimulus` with styles (fresh, held,
 toggling, corner values with reset pulses; the seed picks the style), one build, run with
 +seed=S*1000+k for k = 0.. until `patience` runs in a row add no point once every style ran (the
-plateau; a met target does not stop it) or `random_budget` runs are spent. One build runs the whole
-random budget (a run costs milliseconds); the runs after the plateau are discarded unseen and count
-nowhere. Metrics: Verilator's line/branch/expr/toggle/user, and fsm_state/fsm_arc (eda.fsm: FSMs
+plateau; a met target does not stop it) or `random_budget` runs are spent. When the target is then
+met, no model runs and random gets the whole budget instead. One build runs `budget` seeds (a run
+costs milliseconds); the runs not kept are discarded unseen and count nowhere. Metrics: Verilator's line/branch/expr/toggle/user, and fsm_state/fsm_arc (eda.fsm: FSMs
 Yosys finds, measured by a monitor in the same simulation).
 Then, while the target is not met and the budget lasts, the model phase: a prompt naming a few
 holes (their source lines and the branch conditions that enclose them) with the whole DUT when it
@@ -421,10 +421,12 @@ class CoverEnv(Environment):
         if n < 1:
             return []
         t, text = self.task, random_text(self.task, self.cfg)
-        args = [[f"+seed={self.cfg.seed * 1000 + k}"] for k in range(n)]
+        args = [[f"+seed={self.cfg.seed * 1000 + k}"] for k in range(self.cfg.budget)]
         res = cov.coverage_runs(self.sources, t.top, text, args, limits=_limits(self.cfg), clock=t.clock, fsms=self.fsms)
-        keep = plateau(res, self.cfg.patience)
-        self.emit("phase", step=0, phase=f"random phase: {keep} run(s) kept of {n}")
+        keep = plateau(res[:n], self.cfg.patience)
+        if met(cov.merge(res[:keep]), self.cfg.target):
+            keep = len(res)      # no model will run: the budget it would have used goes to random
+        self.emit("phase", step=0, phase=f"random phase: {keep} run(s) kept")
         return self._rows([text] * keep, res[:keep], kind=RANDOM, plusargs=args[:keep])
 
     def restore(self, state: dict, store: RunStore):

@@ -87,7 +87,8 @@ def test_metric_without_points_is_met_vacuously(tmp_path):
     # adder16 is combinational: Verilator records no line points, so line=50 holds vacuously
     s = cover.run_cover(load_task("adder16"), tmp_path / "run", cover.CoverConfig(target={"line": 50.0}, budget=16),
                         policy_spec="no-such-policy", log=lambda *a: None)
-    assert s["met"] and s["vacuous"] == ["line"] and s["model_samples"] == 0 and s["random_runs"] == 5   # plateau
+    # met after the plateau (5 runs): no model, the rest of the budget goes to random
+    assert s["met"] and s["vacuous"] == ["line"] and s["model_samples"] == 0 and s["random_runs"] == 16
     assert s["coverage"]["line"] == {"covered": 0, "total": 0, "pct": None, "target": 50.0, "met": True, "vacuous": True}
 
 
@@ -201,7 +202,7 @@ def test_resume_after_kill_continues(tmp_path):
     with sqlite3.connect(out / "run.sqlite") as db:
         before = db.execute("SELECT step, idx, text FROM candidates ORDER BY step, idx").fetchall()
     assert 1 <= len(before) < 4, "the run should have been killed part-way"
-    r = subprocess.run(cmd + ["--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+    r = subprocess.run(cmd + ["--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode in (0, 1), r.stderr[-2000:]
     with sqlite3.connect(out / "run.sqlite") as db:
         after = db.execute("SELECT step, idx, text FROM candidates ORDER BY step, idx").fetchall()
