@@ -114,6 +114,31 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
     return lines
 
 
+def compare(rows, name) -> list[str]:
+    """This run against bench/results/<name>.csv on the (task, arm, seed) cells both hold."""
+    import csv
+    path = RESULTS / f"{name}.csv"
+    if not path.exists():
+        return []
+    base = list(csv.DictReader(path.open()))
+    cells = {(r["task"], r["arm"], str(r["seed"])) for r in base} & {(r["task"], r["arm"], str(r["seed"])) for r in rows}
+    if not cells:
+        return []
+
+    def stats(rs):
+        rs = [r for r in rs if (r["task"], r["arm"], str(r["seed"])) in cells]
+        draws = len(rs) + sum(int(r["repaired"] or 0) for r in rs)
+        succ = sum(int(r["success"]) for r in rs)
+        eda = sum(1 for r in rs if r["failed_stage"] not in ("extract", "apply", "duplicate"))
+        return f"{succ}/{draws} ({succ / max(1, draws):.1%}), reach EDA {eda}/{len(rs)}"
+    lines = ["", f"## Against `{name}` (same tasks, arms and seeds: {len(cells)} cells)", "",
+             f"| arm | {name} | this run |", "|---|---|---|"]
+    for arm in sorted({c[1] for c in cells}, key=ARMS.index):
+        lines.append(f"| {arm} | {stats([r for r in base if r['arm'] == arm])} | "
+                     f"{stats([r for r in rows if r['arm'] == arm])} |")
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", default=",".join(PROJECT + RTLLM))
@@ -125,6 +150,7 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", default=str(ROOT / "runs" / "optimize_actions"))
     ap.add_argument("--name", default="optimize_actions")
     ap.add_argument("--policy", default="default", help="policy spec, e.g. vllm:default (faster sampling on CPU)")
+    ap.add_argument("--against", default=None, help="results stem to compare with (e.g. optimize_actions)")
     ap.add_argument("--adapter", default="default", help="SFT adapter merged into the model (default: the bundled "
                     "Verilog adapter; none: off; or a folder)")
     a = ap.parse_args(argv)
@@ -148,7 +174,8 @@ def main(argv=None) -> int:
                       f"{sum(r['success'] for r in got)}/{len(got)} "
                       f"({', '.join(r['status'] for r in got)})", flush=True)
                 write_rows(RESULTS / f"{a.name}.csv", rows)
-                (RESULTS / f"{a.name}.md").write_text("\n".join(summarise(rows, a, time.time() - t0, skipped)) + "\n")
+                (RESULTS / f"{a.name}.md").write_text("\n".join(
+                    summarise(rows, a, time.time() - t0, skipped) + (compare(rows, a.against) if a.against else [])) + "\n")
     print(f"wrote {RESULTS / a.name}.{{csv,md}} in {(time.time() - t0) / 60:.1f} min")
     return 0
 
