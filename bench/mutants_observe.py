@@ -15,6 +15,7 @@ import argparse
 import csv
 import functools
 import json
+import os
 import re
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -148,6 +149,8 @@ def report(rows, strict, ruled, a):
         "command": f"`.venv/bin/python bench/mutants_observe.py --per-design {a.per_design} --timeout {a.timeout:g} "
                    f"--workers {a.workers}`",
         "strict run compared with": str(a.strict),
+        "load average when the report was written (2 cores shared with other work)":
+            " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "rerun": f"the {len(ruled)} designs with an observation rule ({sum(p['mutants'] for p in per)} mutants, "
                  "same generator and seed as bench/mutants.py); the others are unchanged by construction and "
                  "their rows come from bench/results/mutants.csv"}), "",
