@@ -152,8 +152,9 @@ def report(rows, strict, ruled, a):
         "load average when the report was written (2 cores shared with other work)":
             " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "rerun": f"the {len(ruled)} designs with an observation rule ({sum(p['mutants'] for p in per)} mutants, "
-                 "same generator and seed as bench/mutants.py); the others are unchanged by construction and "
-                 "their rows come from bench/results/mutants.csv"}), "",
+                 "same generator and seed as bench/mutants.py); the others are unchanged by construction (no rule: the same "
+                 "strict check) and "
+                 "their rows come from the strict run"}), "",
          "Kill = the testbench fails (where the reference passes it) or equivalence returns a counterexample. "
          "Denominator = mutants that elaborate and are not proven equivalent (strict: to the reference; spec: "
          "under the design's rule). A mutant proven under the rule differs only in values the specification "
