@@ -93,7 +93,10 @@ def _write(folder: Path, sources: dict) -> list[str]:
     hdl = []
     for name, text in sources.items():
         n = safe_name(name)
-        (folder / n).write_bytes(text.encode() if isinstance(text, str) else text)
+        data = text.encode() if isinstance(text, str) else text
+        if n.endswith((".v", ".sv")) and data and not data.endswith(b"\n"):
+            data += b"\n"              # a last line without newline must not glue onto the next file
+        (folder / n).write_bytes(data)
         if n.endswith((".v", ".sv")):
             hdl.append(n)
     return hdl

@@ -204,12 +204,14 @@ class OptimizeEnv(Environment):
         from rtl_agent.policy import policy_adapter
         # the adapter by the hash of its weights: a resume with another adapter (or a retrained default) is refused
         return {**{k: getattr(self.cfg, k) for k in RESUME_KEYS},
-                "adapter": policy_adapter(f"{self.cfg.backend}:{self.cfg.model}", self.cfg.adapter)}
+                "adapter": policy_adapter(f"{self.cfg.backend}:{self.cfg.model}", self.cfg.adapter),
+                # the task's don't-care rules decide the equivalence verdict, hence the reward
+                "observe": self.task.observe.to_dict() if self.task.observe else None}
 
     def _eval(self, code: str) -> dict:
         t = self.task
         rep = evaluate({f"{t.top}.v": code}, t.top, pdk=self.pdk, tb=self.tb_src or None, tb_top=t.tb_top or None,
-                       ref=self.ref_src, clock=t.clock, reset=t.reset, period=t.period_ns)
+                       ref=self.ref_src, clock=t.clock, reset=t.reset, period=t.period_ns, observe=t.observe)
         return rep.to_dict()
 
     def open(self):
