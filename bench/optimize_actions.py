@@ -154,7 +154,9 @@ def main(argv=None) -> int:
     ap.add_argument("--adapter", default="default", help="SFT adapter merged into the model (default: the bundled "
                     "Verilog adapter; none: off; or a folder)")
     a = ap.parse_args(argv)
+    from designs.task import TaskError
     from rtl_agent.policy import make_policy
+    from training.loop import RunFolderError
     policy = make_policy(a.policy, adapter=a.adapter)
     RESULTS.mkdir(parents=True, exist_ok=True)
     t0, rows, skipped = time.time(), [], []
@@ -165,7 +167,8 @@ def main(argv=None) -> int:
                     continue
                 try:
                     got = run_one(task, arm, seed, a, policy)
-                except Exception as e:               # a reference that fails its own flow, a broken task
+                except (TaskError, RunFolderError) as e:   # a broken task, a reference failing its own flow;
+                    # anything else (a dead model engine) ends the bench instead of skipping every later task
                     print(f"{task}: skipped: {type(e).__name__}: {str(e)[:200]}", flush=True)
                     skipped.append(task)
                     continue

@@ -105,9 +105,14 @@ def check_isolation() -> str:
         raise IsolationError("process isolation cannot start: 'bwrap' (bubblewrap) is not on PATH" + hint)
     d = Path(tempfile.mkdtemp(prefix="rtla-probe-"))
     try:
-        r = run(["/bin/sh", "-c", "echo ok"], d, Limits(wall_s=20, cpu_s=10, mem_mb=512), _probe=True)
+        r = run(["/bin/sh", "-c", "echo x > /dev/null && echo ok"], d, Limits(wall_s=20, cpu_s=10, mem_mb=512), _probe=True)
     finally:
         shutil.rmtree(d, ignore_errors=True)
+    if not (r.ok and r.out.strip().endswith("ok")) and "/dev/null" in r.out:
+        # bwrap binds the host's /dev/null; every tool writes to it as the unprivileged sandbox user
+        raise IsolationError(f"process isolation: the sandbox user cannot write /dev/null (host mode "
+                             f"{oct(os.stat('/dev/null').st_mode & 0o777)}; it should be 0o666: chmod 666 /dev/null, "
+                             "which scripts/setup.sh does)")
     if not (r.ok and r.out.strip().endswith("ok")):
         cause = r.out.strip()[-400:] or f"exit {r.rc}"
         raise IsolationError(f"process isolation cannot start: bwrap failed ({cause}); user namespaces may be "

@@ -53,14 +53,14 @@ class ModelPolicy:
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
 
     def candidates(self, task, n, cache_dir: Path):
-        from rtl_agent.prompts import extract_verilog, prefill_for, rtl_prompt
+        from rtl_agent.prompts import extract_verilog, rtl_prefill, rtl_prompt
         cache_dir.mkdir(parents=True, exist_ok=True)
         texts = [cache_dir / f"s{i}.txt" for i in range(n)]
         missing = [i for i, p in enumerate(texts) if not p.is_file()]
         if missing:
             # the prompt and answer prefill of the jobs (optimize --from-spec)
             msgs = rtl_prompt(task.spec, task.top, {p.name: p.direction for p in task.ports})
-            pre = prefill_for("full", task.top) if getattr(self.policy, "prefill_ok", False) else None
+            pre = rtl_prefill(task.top, task.ports) if getattr(self.policy, "prefill_ok", False) else None
             got = self.policy.sample([msgs], n=len(missing), temperature=self.temperature, top_p=0.95,
                                      max_tokens=self.max_tokens, seed=self.seed, prefill=pre)[0]
             for i, c in zip(missing, got):

@@ -416,6 +416,9 @@ class CoverEnv(Environment):
                 **{k: c[k] for k in ("target", "group", "random_budget", "patience", "random_cycles", "prompt_points",
                                      "max_spec", "example", "run_wall_s", "rewards")}}
 
+    def legacy_settings(self) -> dict:
+        return {"adapter": "none"}          # runs from before SFT adapters ran without one
+
     def start(self) -> list:
         n = min(self.cfg.random_budget, self.cfg.budget)
         if n < 1:

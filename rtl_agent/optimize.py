@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from designs import load_task
+from designs.task import TaskError
 from eda.flow import evaluate
 from eda.fsutil import atomic_write
 from eda.hdl import normalise
@@ -174,7 +175,7 @@ class OptimizeEnv(Environment):
         self.pdk = cfg.pdk or self.task.pdk
         self.ref_src = self.task.reference_sources()
         if not self.ref_src:
-            raise ValueError(f"task {self.task.name} has no reference RTL: optimize needs one for "
+            raise TaskError(f"task {self.task.name} has no reference RTL: optimize needs one for "
                              "equivalence and the PPA baseline")
         self.tb_src = self.task.testbench_sources()
         self.port_dirs = {p.name: p.direction for p in self.task.ports}
@@ -194,10 +195,12 @@ class OptimizeEnv(Environment):
             n, window = Policy.count_tokens(Policy(), msgs), 8192
         return n, window - self.cfg.max_tokens - 16
 
-    def _prefill(self, action: str) -> str:
+    def _prefill(self, action: str, spec: bool = False) -> str:
         from rtl_agent import prompts
         if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
             return ""
+        if spec:                        # writing from the spec: the task's interface is the header
+            return prompts.rtl_prefill(self.task.top, self.task.ports)
         return prompts.prefill_for(action, self.task.top)
 
     def settings(self) -> dict:
@@ -207,6 +210,9 @@ class OptimizeEnv(Environment):
                 "adapter": policy_adapter(f"{self.cfg.backend}:{self.cfg.model}", self.cfg.adapter),
                 # the task's don't-care rules decide the equivalence verdict, hence the reward
                 "observe": self.task.observe.to_dict() if self.task.observe else None}
+
+    def legacy_settings(self) -> dict:
+        return {"adapter": "none", "observe": None}     # runs from before adapters and don't-care rules
 
     def _eval(self, code: str) -> dict:
         t = self.task
@@ -218,7 +224,7 @@ class OptimizeEnv(Environment):
         self.emit("phase", step=None, phase="reference")
         self.ref_report = self._eval(_join(self.ref_src))
         if self.ref_report["status"] != "pass" or not self.ref_report.get("ppa"):
-            raise RuntimeError(f"the reference of {self.task.name} does not pass its own flow "
+            raise TaskError(f"the reference of {self.task.name} does not pass its own flow "
                                f"(status {self.ref_report['status']}); cannot optimize against it")
         self.ref_ppa = float(self.ref_report["ppa"])
         eq = (self.ref_report.get("stages") or {}).get("equiv", {}).get("status", "")
@@ -270,7 +276,7 @@ class OptimizeEnv(Environment):
         if not p.get("code"):          # --from-spec root: write the design from the spec
             msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
             n, budget = self._fits(msgs)
-            return Group(msgs, self.cfg.group, sid, self._prefill("full"),
+            return Group(msgs, self.cfg.group, sid, self._prefill("full", spec=True),
                          {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
         action = self.cfg.edit
         built = {}

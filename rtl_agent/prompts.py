@@ -85,6 +85,29 @@ def prefill_for(action: str, top: str) -> str:
             "mixed": "```verilog\n"}[action]
 
 
+def module_header(top: str, ports) -> str | None:
+    """An ANSI header for `top` from typed ports [(name, direction, width, signed)] (or Port objects), or None
+    when widths are unknown. Outputs are `reg`, which compiles as -g2012/-sv does (a variable may be driven by
+    one continuous assignment), so the body may use `assign` or `always` alike."""
+    rows = []
+    for p in ([] if isinstance(ports, dict) else ports or ()):
+        if not hasattr(p, "width") and not (isinstance(p, (tuple, list)) and len(p) == 4):
+            return None
+        name, d, w, sg = (p.name, p.direction, p.width, p.signed) if hasattr(p, "width") else p
+        if not w or d not in ("input", "output", "inout"):
+            return None
+        kind = " reg" if d == "output" else ""
+        rows.append(f"  {d}{kind}{' signed' if sg else ''}{f' [{w - 1}:0]' if w > 1 else ''} {name}")
+    return f"module {top} (\n" + ",\n".join(rows) + "\n);\n" if rows else None
+
+
+def rtl_prefill(top: str, ports=None) -> str:
+    """The answer start for spec -> RTL: the fence and the whole module header when the interface is known
+    (the task gives it; a small model gets it wrong more often than anything else), else `module <top>`."""
+    head = module_header(top, ports)
+    return f"```verilog\n{head}" if head else prefill_for("full", top)
+
+
 def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", goal="lower area*delay*power",
                 max_spec=1500) -> list:
     """Current design (a focus.View: the whole design or a region of it) + its EDA report -> a new

@@ -39,9 +39,29 @@ def _body_after(code: str, prefill_tail: str) -> str:
     return code[i + len(prefill_tail):].rstrip() + "\n```"
 
 
-def rtl_pair(source, spec, top, ports, code) -> dict:
-    pre = prompts.prefill_for("full", top)
-    return example("rtl", source, prompts.rtl_prompt(spec, top, ports), pre, _body_after(code, f"module {top}"))
+def _header_end(code: str, top: str) -> int | None:
+    """Index just past the ANSI header `module top (...);` of code, or None (parameters, non-ANSI ports)."""
+    m = re.search(rf"\bmodule\s+{re.escape(top)}\b\s*", code)
+    if not m or code[m.end():m.end() + 1] != "(":
+        return None
+    depth = 0
+    for i in range(m.end(), len(code)):
+        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        if code[i] == ";" and depth == 0:
+            body = code[i + 1:]
+            return None if re.search(r"^\s*(input|output|inout)\b", strip_comments(body), re.M) else i + 1
+    return None
+
+
+def rtl_pair(source, spec, top, ports, code, typed=None) -> dict:
+    """spec -> module. With typed ports [(name, dir, width, signed)] the answer is prefilled with the header
+    built from them (as regress and optimize --from-spec do) and the pair teaches the body only."""
+    msgs = prompts.rtl_prompt(spec, top, ports)
+    end = _header_end(code, top) if typed else None
+    if end is not None:
+        pre = prompts.rtl_prefill(top, typed)
+        return example("rtl", source, msgs, pre, code[end:].lstrip("\n").rstrip() + "\n```")
+    return example("rtl", source, msgs, prompts.prefill_for("full", top), _body_after(code, f"module {top}"))
 
 
 def diff_blocks(parent: str, child: str) -> str | None:
@@ -106,6 +126,10 @@ def _check_design(d, pdk):
         rep = evaluate({f"{d.top}.v": v}, d.top, pdk=pdk, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock,
                        reset=d.reset, stages=("lint", "equiv", "synth", "sta"), use_cache=False).to_dict()
         eq = (rep["stages"].get("equiv") or {}).get("status", "")
+        syn = rep["stages"].get("synth") or {}
+        wiring = syn.get("status") == "fail" and "empty netlist" in str(syn.get("diagnostics"))
+        if wiring and (rep["stages"].get("lint") or {}).get("status") == "pass":
+            rep = {**rep, "status": "pass", "ppa": None}   # pure wiring (sign extension, byte swap): no cells
         if rep.get("status") == "pass" and (i == 0 or is_proven(eq)):
             ok.append((v, rep))
     return ok
@@ -123,7 +147,8 @@ def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print) -> tu
         n_ok += len(ok)
         src = f"gen:{d.family}"
         for v, _ in ok:
-            pairs.append(rtl_pair(src, d.spec, d.top, d.ports, v))
+            typed = [(n, dr, d.widths.get(n, 1), False) for n, dr in d.ports.items()]
+            pairs.append(rtl_pair(src, d.spec, d.top, d.ports, v, typed))
         # edits go from a variant to one whose PPA is no worse (the optimize goal), else either way
         for (pv, prep), (cv, crep) in ((x, y) for x in ok for y in ok if x[0] != y[0]):
             if (crep.get("ppa") or 0) <= (prep.get("ppa") or 0) or ok.index((cv, crep)) == 0:
@@ -208,7 +233,7 @@ def task_pairs(suite="designs") -> list:
         code = "\n".join(t.reference_sources().values())
         ports = {p.name: p.direction for p in t.ports}
         if f"module {t.top}" in code:
-            out.append(rtl_pair(f"task:{t.name}", t.spec, t.top, ports, code))
+            out.append(rtl_pair(f"task:{t.name}", t.spec, t.top, ports, code, t.ports))
         out.append(stim_pair(f"task:{t.name}", t.spec, code, t.top, ports, {}, t.clock, t.reset))
     return out
 

@@ -291,13 +291,58 @@ def cycle_fsm(r, top, w):
     return spec, ports, widths, [_mod(top, ports, widths, b1), _mod(top, ports, widths, b2)], "clk", "rst"
 
 
+def gates(r, top, w):
+    ops = r.sample([("and", "&", "a & b"), ("or", "|", "a | b"), ("xor", "^", "a ^ b"), ("nand", None, "~(a & b)"),
+                    ("nor", None, "~(a | b)"), ("xnor", None, "~(a ^ b)")], 3)
+    outs = {f"f_{n}": e for n, _, e in ops}
+    ports = {"a": "input", "b": "input", **{o: "output" for o in outs}}
+    widths = {n: w for n in ports}
+    spec = (f"Bitwise logic on two {_pl(w)} inputs a and b: " + "; ".join(f"{o} = a {o[2:].upper()} b" for o in outs) + ".")
+    v1 = "\n".join(f"  assign {o} = {e};" for o, e in outs.items())
+    v2 = ("  always @(*) begin\n" + "\n".join(f"    {o} = {e};" for o, e in outs.items()) + "\n  end")
+    return spec, ports, widths, [_mod(top, ports, widths, v1), _mod(top, ports, widths, v2, regs=tuple(outs))]
+
+
+def dff(r, top, w):
+    en = r.random() < 0.5
+    asy = r.random() < 0.5
+    rst = "areset" if asy else "reset"
+    ports = {"clk": "input", rst: "input", **({"en": "input"} if en else {}), "d": "input", "q": "output"}
+    widths = {"d": w, "q": w}
+    spec = (f"A {_pl(w)} register. On the rising edge of clk, q takes d" + (" when en is 1 (else it holds)" if en else "")
+            + f". {rst} is active high and " + ("asynchronous: it clears q at once." if asy else "synchronous: it clears q at the clock edge."))
+    sens = f"posedge clk or posedge {rst}" if asy else "posedge clk"
+    nxt = "en ? d : q" if en else "d"
+    v1 = f"  always @({sens}) begin\n    if ({rst}) q <= 0;\n    else" + (" if (en)" if en else "") + " q <= d;\n  end"
+    v2 = f"  always @({sens})\n    q <= {rst} ? {w}'d0 : {nxt};"
+    return spec, ports, widths, [_mod(top, ports, widths, v1, regs=("q",)), _mod(top, ports, widths, v2, regs=("q",))], "clk", rst
+
+
+def kmap(r, top, n):
+    names = "abcd"[:n]
+    ones = sorted(r.sample(range(2 ** n), r.randint(2, 2 ** n - 2)))
+    ports = {**{x: "input" for x in names}, "out": "output"}
+    cat = "{" + ", ".join(names) + "}"
+    spec = (f"A combinational function of the inputs {', '.join(names)}: out is 1 exactly when {cat} (as a {n}-bit number, "
+            f"{names[0]} the most significant) is one of {', '.join(map(str, ones))}; otherwise 0.")
+    terms = " | ".join("(" + " & ".join(x if k >> (n - 1 - i) & 1 else f"~{x}" for i, x in enumerate(names)) + ")"
+                       for k in ones)
+    table = "".join("1" if k in ones else "0" for k in reversed(range(2 ** n)))
+    cases = "\n".join(f"      {n}'d{k}: out = 1'b1;" for k in ones)
+    v = [f"  assign out = {terms};",
+         f"  always @(*) begin\n    case ({cat})\n{cases}\n      default: out = 1'b0;\n    endcase\n  end",
+         f"  wire [{2 ** n - 1}:0] table_ = {2 ** n}'b{table};\n  assign out = table_[{cat}];"]
+    return spec, ports, {}, [_mod(top, ports, {}, v[0]), _mod(top, ports, {}, v[1], regs=("out",)), _mod(top, ports, {}, v[2])]
+
+
 FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16)), "compare": (compare, (4, 8)),
             "mux2": (mux2, (1, 4, 8)), "mux4": (mux4, (1, 4, 8)), "decoder": (decoder, (2, 3)),
             "prio": (prio, (4, 8)), "parity": (parity, (4, 8)), "popcount": (popcount, (4, 8)),
             "reverse": (reverse, (4, 8)), "minmax": (minmax, (4, 8)), "gray": (gray, (3, 4, 8)),
             "constmul": (constmul, (4, 8)), "alu": (alu, (4, 8)), "zero": (zero, (4, 8, 16)),
             "counter": (counter, (3, 4, 8)), "shiftreg": (shiftreg, (4, 8)), "edge": (edge, (1,)),
-            "accum": (accum, (8, 16)), "cycle_fsm": (cycle_fsm, (2,))}
+            "accum": (accum, (8, 16)), "cycle_fsm": (cycle_fsm, (2,)), "gates": (gates, (1, 4, 8)),
+            "dff": (dff, (1, 4, 8)), "kmap": (kmap, (3, 4))}
 
 
 def designs(seed: int = 0, per_family: int = 3) -> list[Design]:

@@ -15,6 +15,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# the sandboxed tools run as an unprivileged user and write /dev/null (found once at mode 0755)
+[ "$(stat -c %a /dev/null)" = 666 ] || chmod 666 /dev/null
 [ -x .venv/bin/python ] || python3 -m venv .venv
 stamp=.venv/.rtl-agent-stamp
 want=$(cat requirements.txt pyproject.toml scripts/setup.sh scripts/setup-vllm.sh | sha256sum | cut -c1-16)

@@ -154,3 +154,19 @@ def test_prompts_carry_report_facts_and_stay_short():
     st = stimulus_prompt("spec", "module m(); endmodule", "m", ["line 12", "toggle q[1]"])
     assert "toggle q[1]" in st[-1]["content"] and st[0]["role"] == "system"
     assert report_summary({}) == "No EDA report."
+
+
+def test_rtl_prefill_header_compiles_with_assign_or_always():
+    from eda.ports import Port
+    from rtl_agent.prompts import module_header, rtl_prefill
+    ports = [Port("a", "input", 8, False), Port("s", "input", 8, True), Port("clk", "input", 1, False),
+             Port("y", "output", 8, False), Port("q", "output", 1, False)]
+    head = module_header("m", ports)
+    assert head.startswith("module m (\n") and "input signed [7:0] s" in head and "output reg [7:0] y" in head
+    assert rtl_prefill("m", ports) == "```verilog\n" + head
+    assert rtl_prefill("m", {"a": "input"}) == "```verilog\nmodule m"        # widths unknown: the name only
+    body = "  assign y = a + s;\n  always @(posedge clk) q <= a[0];\nendmodule\n"
+    with Sandbox() as sb:
+        sb.write("m.v", head + body)
+        r = run(ICARUS.compile_cmd(["m.v"], "m.vvp", "m"), sb.path, Limits(wall_s=30))
+    assert r.ok, r.out

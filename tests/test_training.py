@@ -10,6 +10,7 @@ from conftest import require_module
 from training.entropic import advantages, ess, find_beta, group_advantages, kl_uniform, weights
 from training.kl_control import KLConfig, KLController, summarise
 from eda.hdl import normalise
+from training.loop import Environment, Loop, LoopConfig
 from training.puct import Pool
 
 torch = require_module("torch")      # installed by scripts/setup.sh: missing is a failure, not a skip
@@ -344,3 +345,38 @@ def test_rl_step_on_hf_policy():
         after = [float(pol.logprobs(prompt, c).mean()) for c in comps]
     assert after[0] > before[0] and after[1] < before[1]
     assert not pol.model.training                    # left in eval mode, as it was
+
+
+class _SettingsEnv(Environment):
+    def __init__(self, settings, legacy=None):
+        self._s, self._legacy = settings, legacy or {}
+
+    def settings(self):
+        return self._s
+
+    def legacy_settings(self):
+        return self._legacy
+
+    def done(self, step):
+        return True
+
+
+def test_resume_of_a_run_older_than_a_setting(tmp_path):
+    """A run stored before a setting existed resumes when it used that setting's legacy value, and is refused
+    when the value asked for now differs from it (the README's older runs: no `adapter` key)."""
+    from training.loop import RunFolderError
+    from training.store import RunStore
+    def opened(env, resume=True):
+        loop = Loop(env, LoopConfig(train=False), tmp_path, lambda: None, resume=resume)
+        try:
+            loop.open()
+        finally:
+            loop.close()
+    opened(_SettingsEnv({"mode": "a"}), resume=False)
+    with RunStore(tmp_path / "run.sqlite") as st:       # as stored before the setting existed
+        assert "adapter" not in st.meta("config")
+    opened(_SettingsEnv({"mode": "a", "adapter": "none"}, {"adapter": "none"}))
+    with pytest.raises(RunFolderError, match="adapter was 'none', now 'x'"):
+        opened(_SettingsEnv({"mode": "a", "adapter": "x"}, {"adapter": "none"}))
+    with pytest.raises(RunFolderError, match="adapter was None"):      # no legacy value: still refused
+        opened(_SettingsEnv({"mode": "a", "adapter": "none"}))

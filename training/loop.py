@@ -85,6 +85,11 @@ class Environment:
         """Environment settings that must match on resume (JSON values)."""
         return {}
 
+    def legacy_settings(self) -> dict:
+        """For settings added later: the value a run made before the key existed used (a resume of such a
+        run compares against it, instead of refusing over a key the run never stored)."""
+        return {}
+
     def open(self):
         """Called once the run folder is checked and open, before start() or restore()."""
 
@@ -210,6 +215,7 @@ class Loop:
         self.store = RunStore(db)
         mine, stored = self.settings(), self.store.meta("config")
         if stored is not None:
+            stored = {**_norm(self.env.legacy_settings()), **stored}
             diff = [f"{k} was {stored.get(k)!r}, now {v!r}" for k, v in mine.items() if stored.get(k) != v]
             if diff:
                 raise RunFolderError("--resume with settings that differ from the run's: " + ", ".join(diff))
