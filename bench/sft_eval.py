@@ -6,6 +6,7 @@ own verdicts. Writes bench/results/sft_eval.{md,csv}; the regress run folders (r
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,7 +97,9 @@ def main(argv=None) -> int:
     ap.add_argument("-n", type=int, default=5)
     ap.add_argument("--max-tokens", type=int, default=384)
     ap.add_argument("--policy", default="vllm:default")
-    ap.add_argument("--runs", default=str(ROOT / "runs" / "sft_eval"))
+    ap.add_argument("--runs", default=str(ROOT / "runs" / "sft_eval"),
+                    help="regress run folders (samples are reused from there: a new adapter needs a new folder)")
+    ap.add_argument("--note", default="", help="a sentence for the results file (what else ran, restarts)")
     ap.add_argument("--train-record", nargs=3, metavar=("ADAPTER", "COMMAND", "LOAD"),
                     help="only write sft_train.md from an adapter folder, the command that made it and the load seen")
     a = ap.parse_args(argv)
@@ -115,7 +118,8 @@ def main(argv=None) -> int:
     ve = f"every {a.every}th problem ({len(subset(a.every))} of 156)" if a.every > 1 else "all 156 problems"
     text = header("SFT adapter: spec -> RTL with and without it", {
         "policy": f"{a.policy} (CPU), temperature 0.8, top-p 0.95, seed 0, {a.n} samples per design, "
-                  f"max {a.max_tokens} tokens, answer prefilled with the fence and `module <top>`",
+                  f"max {a.max_tokens} tokens, answer prefilled with the fence and the module header built from the "
+                  "task's ports (prompts.rtl_prefill, as regress does)",
         "adapters": ", ".join(f"{k} = {v}" for k, v in ids.items()),
         "VerilogEval v2": ve, "command": "python bench/sft_eval.py " + " ".join(argv or sys.argv[1:])})
     text += ("\nComplete module: the answer holds `module <top> ... endmodule` (the format, right or wrong); "
@@ -124,10 +128,7 @@ def main(argv=None) -> int:
              "so their numbers measure recall of trained answers, not generalization; VerilogEval is held out "
              "(overlap check in the adapter's manifest.json).\n\n")
     text += md_table(pd.DataFrame(rows)) + "\n"
-    text += ("\nMachine: 2 cores shared with 3 other helpers and the lead's benchmarks (load average 12-20 during these "
-             "runs; the two arms ran at the same time), so wall times are of a loaded machine. The verilog-eval/none "
-             "run was restarted once after a crash in candidates.py (fixed), its samples cached: its wall time is "
-             "that of the second invocation.\n")
+    text += f"\nMachine: load average {os.getloadavg()[0]:.1f} at the end. {a.note}\n"
     (RESULTS / "sft_eval.md").write_text(text)
     print(text)
     return 0

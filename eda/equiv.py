@@ -56,7 +56,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .hdl import IDENT, detect_clock_reset, module_names, safe_name, strip_comments
+from .hdl import IDENT, detect_clock_reset, input_fields, module_names, safe_name, strip_comments
 from .report import Diagnostic, StageResult
 from .sandbox import Limits, Sandbox, run, screen
 from .scripts import render
@@ -627,18 +627,8 @@ def _deep_stimulus(ref: dict, inputs: list, clock, reset) -> dict:
     """What _random_vectors(deep=...) needs, read from the reference source: the bit slices
     of each input (`a[30:23]`), and other 1-bit inputs named like a reset (their polarity from
     the name: ..n / .._n active low)."""
-    text = "\n".join(strip_comments(t) for t in ref.values() if isinstance(t, str))
-    slices = {}
-    for n, w in inputs:
-        cuts = {0, w}
-        for hi, lo in re.findall(rf"(?<![\w$.]){re.escape(n)}\s*\[\s*(\d+)\s*:\s*(\d+)\s*\]", text):
-            lo_, hi_ = sorted((int(hi), int(lo)))
-            cuts |= {c for c in (lo_, hi_ + 1) if 0 < c < w}
-        for b in re.findall(rf"(?<![\w$.]){re.escape(n)}\s*\[\s*(\d+)\s*\]", text):
-            cuts |= {c for c in (int(b), int(b) + 1) if 0 < c < w}
-        if len(cuts) > 2:
-            cs = sorted(cuts)
-            slices[n] = [(lo, hi - lo) for lo, hi in zip(cs, cs[1:])]
+    text = "\n".join(t for t in ref.values() if isinstance(t, str))
+    slices = input_fields(text, inputs)
     resets = {n: 0 if re.search(r"(_n|n)$", n) else 1 for n, w in inputs
               if w == 1 and n not in (clock, reset) and re.search(r"(?i)rst|reset", n)}
     return {"slices": slices, "resets": resets, "hold": 0.3}

@@ -175,6 +175,24 @@ def detect_clock_reset(ports, text: str | None = None) -> tuple[str | None, str 
     return clock, reset, low
 
 
+def input_fields(text: str, inputs) -> dict:
+    """{input: [(lo, width), ...]} for inputs the source reads by bit slices (`a[30:23]`, `a[31]`): the
+    fields those cuts make, low first. Inputs read only whole are left out. inputs: [(name, width)]."""
+    text = strip_comments(text)
+    out = {}
+    for n, w in inputs:
+        cuts = {0, w}
+        for hi, lo in re.findall(rf"(?<![\w$.]){re.escape(n)}\s*\[\s*(\d+)\s*:\s*(\d+)\s*\]", text):
+            lo_, hi_ = sorted((int(hi), int(lo)))
+            cuts |= {c for c in (lo_, hi_ + 1) if 0 < c < w}
+        for b in re.findall(rf"(?<![\w$.]){re.escape(n)}\s*\[\s*(\d+)\s*\]", text):
+            cuts |= {c for c in (int(b), int(b) + 1) if 0 < c < w}
+        if len(cuts) > 2:
+            cs = sorted(cuts)
+            out[n] = [(lo, hi - lo) for lo, hi in zip(cs, cs[1:])]
+    return out
+
+
 def normalise(text: str) -> str:
     """A design's identity for duplicate detection: comments removed, whitespace collapsed."""
     return re.sub(r"\s+", " ", strip_comments(text)).strip()

@@ -71,6 +71,18 @@ def _rand_expr(width: int) -> str:
     return cat
 
 
+def _corners(p, fields=None) -> str:
+    """0 / all ones / random, a third each, for the whole input; with fields, half the cycles draw them per
+    field instead (whole-input corners still reach carries and sign bits that per-field ones rarely do)."""
+    def draw(n, w):
+        return f"rtla_r = $urandom % 3; {n} = rtla_r == 0 ? 0 : rtla_r == 1 ? {{{w}{{1'b1}}}} : {_rand_expr(w)};"
+    whole = draw(p.name, p.width)
+    if not fields:
+        return whole
+    per = " ".join(draw(f"{p.name}[{lo + w - 1}:{lo}]", w) for lo, w in fields)
+    return f"if ($urandom % 2) begin {whole} end else begin {per} end"
+
+
 def _plain(p, pc: int) -> list:
     """Today's draw for one input: a fresh value, corner values (0, all ones) with probability pc/1000."""
     if p.width > 1 and pc:
@@ -83,13 +95,15 @@ def _plain(p, pc: int) -> list:
 def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None = None,
                     reset_active_low: bool = False, cycles: int = 200, seed: int = 0, period_ns: float = 10.0,
                     reset_cycles: int = 2, corner_prob: float = 0.1, tb_name: str = "tb",
-                    styles: bool = False, finish: bool = True) -> str:
+                    styles: bool = False, finish: bool = True, fields: dict | None = None) -> str:
     """Like random_stimulus, but the values come from $urandom seeded by `+seed=N` (default `seed`).
 
     styles: the seed also picks how inputs move (seed % 4), so one build sweeps them all:
     0 a fresh value every cycle (the only style without `styles`), 1 held (each input changes
     with probability 1/8), 2 toggling (inverted every cycle, reloaded with probability 1/16),
-    3 corner values (0 / all ones / random, a third each) with reset pulses (probability 1/32 per cycle).
+    3 corner values (0 / all ones / random, a third each) with reset pulses (probability 1/32 per cycle);
+    an input listed in `fields` ({name: [(lo, width)]}, eda.hdl.input_fields: the slices the DUT reads,
+    e.g. a float's sign/exponent/mantissa) gets those corners per field, independently.
     finish=False: instead of $finish the testbench sets `rtla_done` and keeps running, so more
     stimulus can continue from the state the random run left (see rtl_agent.cover)."""
     ins = [p for p in ports if p.direction == "input"]
@@ -123,8 +137,7 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
         lines += ["      case (rtla_style)",
                   f"        1: if ($urandom % 8 == 0) {p.name} = {_rand_expr(p.width)};",
                   f"        2: if ($urandom % 16 == 0) {p.name} = {_rand_expr(p.width)}; else {p.name} = ~{p.name};",
-                  f"        3: begin rtla_r = $urandom % 3; {p.name} = rtla_r == 0 ? 0 : rtla_r == 1 ? {ones} : "
-                  f"{_rand_expr(p.width)}; end",
+                  f"        3: begin {_corners(p, (fields or {}).get(p.name))} end",
                   "        default: begin " + " ".join(_plain(p, pc)) + " end",
                   "      endcase"]
     if styles and has_reset:

@@ -371,9 +371,12 @@ def simulate(task, sources: dict, text: str, cfg: CoverConfig, plusargs=(), fsms
 
 def random_text(task, cfg: CoverConfig, finish: bool = True) -> str:
     """The random phase's testbench (one build; +seed=N picks the values and the style)."""
+    from eda.hdl import input_fields
+    ins = [(p.name, p.width) for p in task.ports if p.direction == "input"]
+    fields = input_fields("\n".join(t for t in task.reference_sources().values() if isinstance(t, str)), ins)
     return seeded_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
                            reset_active_low=task.reset_active_low, cycles=cfg.random_cycles, seed=cfg.seed * 1000,
-                           period_ns=task.period_ns or 10.0, styles=True, finish=finish)
+                           period_ns=task.period_ns or 10.0, styles=True, finish=finish, fields=fields)
 
 
 def score(results, union: cov.CoverageDB, types, rewards: dict) -> list:

@@ -233,3 +233,33 @@ def test_fsm_states_and_arcs_measured():
     arcs = {p.comment for p in r.points if p.type == "fsm_arc" and p.count}
     assert {"state: S0->S1", "state: S1->S2", "state: S2->S3", "state: S3->S4"} <= arcs
     assert "state: S4->S1" not in arcs and r.summary["fsm_arc"][1] == len(m.arcs)
+
+
+FIELD_DUT = """module fdut(input [15:0] a, output reg hit);
+  always @(*) begin
+    hit = 1'b0;
+    if (a[15:8] == 8'd0 && a[7:0] != 8'd0)   // a denormal-like corner: one field zero, the other not
+      hit = 1'b1;
+  end
+endmodule
+"""
+
+
+def test_corner_style_draws_corners_per_field():
+    """The corner style sets each field the DUT slices (eda.hdl.input_fields) to 0 / ones / random on its
+    own: the run reaches `a[15:8] == 0 && a[7:0] != 0`, which whole-input corners and fresh values miss
+    (2^-8 per fresh value)."""
+    from eda.coverage import coverage_runs
+    from eda.hdl import input_fields
+    from eda.random_stim import seeded_stimulus
+    fields = input_fields(FIELD_DUT, [("a", 16)])
+    assert fields == {"a": [(0, 8), (8, 8)]}
+    ports = [Port("a", "input", 16), Port("hit", "output", 1)]
+    src = {"fdut.v": FIELD_DUT}
+    hits = {}
+    for f in (None, fields):
+        text = seeded_stimulus(ports, "fdut", cycles=20, styles=True, fields=f)
+        rs = coverage_runs(src, "fdut", text, [["+seed=3"]])         # style 3: corners
+        assert rs[0].status == "pass", rs[0].diagnostics
+        hits[bool(f)] = _count(rs[0], "toggle", "hit:0->1")
+    assert hits[True] > 0 and hits[False] == 0
