@@ -127,10 +127,11 @@ def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: 
     if done:
         log(f"resuming: {len(done)} design(s) already finished in {out}, {len(todo)} to go")
     t0 = time.monotonic()
+    ready = bool(todo and hasattr(policy, "prefetch") and policy.prefetch(todo, n, out / "samples", log=log))
     jobs_args = ((t, policy.candidates(t, n, out / "samples" / t.name), pdk or t.pdk, equiv) for t in todo)
     if executor is None:
         from rtl_agent.executor import LocalExecutor
-        executor = LocalExecutor(jobs if policy.parallel_ok else 1)
+        executor = LocalExecutor(jobs if policy.parallel_ok or ready else 1)
     for d in executor.map(_work, jobs_args):
         atomic_write(out / "designs" / f"{d['design']}.json", json.dumps(d, indent=1, default=str))
         done[d["design"]] = d

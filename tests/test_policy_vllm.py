@@ -32,6 +32,14 @@ def test_sample_matches_transformers(pol):
     assert g1.token_ids == g2.token_ids                       # greedy is deterministic (prefix cache hit)
 
 
+def test_one_prefill_per_prompt(pol):
+    """regress samples many designs in one batched call, each answer started with its own module header."""
+    pres = ["```verilog\nmodule a (\n  input x,\n  output reg y\n);\n", "```verilog\nmodule b"]
+    out = pol.sample([PROMPT, PROMPT], n=1, temperature=0, max_tokens=8, prefill=pres)
+    for g, pre in zip(out, pres):
+        assert g[0].text.startswith(pre) and g[0].prompt_token_ids == pol.encode(PROMPT, pre)
+
+
 def test_update_is_hot_swapped(pol, tmp_path):
     g = pol.sample([PROMPT], n=1, temperature=0, max_tokens=12)[0][0]
     before = sum(g.logprobs) / len(g.logprobs)

@@ -37,6 +37,7 @@ def from_spec(rest: str, **opts) -> "VLLMPolicy":
 class VLLMPolicy(Policy):
     name = "vllm"
     prefill_ok = True
+    prefill_per_prompt = True      # sample(prefill=[...]): one prefill per prompt, in one batched call
 
     def __init__(self, model="default", train=False, lora=True, max_lora_rank=8, adapter=None,
                  gpu_memory_utilization=None, max_model_len=2048, seed=0, workdir=None,
@@ -155,10 +156,11 @@ class VLLMPolicy(Policy):
                             max_tokens=max_tokens, stop=list(stop) if stop else None, seed=seed, logprobs=0)
         # Token prompts: the ids we report are exactly the ones the engine saw, and shared prefixes
         # (the same spec prompt across a group) hit the prefix cache.
-        reqs = [{"prompt_token_ids": self.encode(p, prefill)} for p in prompts]
+        pres = list(prefill) if isinstance(prefill, (list, tuple)) else [prefill] * len(prompts)   # one per prompt
+        reqs = [{"prompt_token_ids": self.encode(p, pre)} for p, pre in zip(prompts, pres)]
         outs = self.llm.generate(reqs, sp, lora_request=self.lora_request, use_tqdm=False)
         res = []
-        for req, o in zip(reqs, outs):
+        for req, o, prefill in zip(reqs, outs, pres):
             group = []
             for c in o.outputs:
                 ids = list(c.token_ids)
