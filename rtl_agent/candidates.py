@@ -7,28 +7,6 @@ class ReferencePolicy:
     parallel_ok = True
     name = "reference"
 
-    def prefetch(self, tasks, n, root: Path, chunk: int = 32, log=print):
-        """Samples every task still missing, `chunk` tasks per batched call, on a backend that takes one
-        prefill per prompt (vLLM: one call keeps its batch full; design by design it idles). Saved as
-        candidates() saves them, so candidates() then only reads; a killed run keeps the chunks done.
-        True when it ran (the scoring can then run in parallel: no model call is left in it)."""
-        from rtl_agent.prompts import rtl_prefill, rtl_prompt
-        if not getattr(self.policy, "prefill_per_prompt", False):
-            return False
-        todo = [t for t in tasks if any(not (root / t.name / f"s{i}.txt").is_file() for i in range(n))]
-        for k in range(0, len(todo), chunk):
-            part = todo[k:k + chunk]
-            msgs = [rtl_prompt(t.spec, t.top, {p.name: p.direction for p in t.ports}) for t in part]
-            pres = [rtl_prefill(t.top, t.ports) for t in part]
-            got = self.policy.sample(msgs, n=n, temperature=self.temperature, top_p=0.95,
-                                     max_tokens=self.max_tokens, seed=self.seed, prefill=pres)
-            for t, comps in zip(part, got):
-                (root / t.name).mkdir(parents=True, exist_ok=True)
-                for i, c in enumerate(comps):
-                    (root / t.name / f"s{i}.txt").write_text(c.text)
-            log(f"sampled {min(k + chunk, len(todo))}/{len(todo)} design(s)")
-        return True
-
     def candidates(self, task, n, cache_dir: Path):
         return [("reference", task.reference_sources(), None)]
 
@@ -73,6 +51,28 @@ class ModelPolicy:
         self.policy = make_policy(spec, adapter=adapter)
         self.name = spec
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
+
+    def prefetch(self, tasks, n, root: Path, chunk: int = 32, log=print):
+        """Samples every task still missing, `chunk` tasks per batched call, on a backend that takes one
+        prefill per prompt (vLLM: one call keeps its batch full; design by design it idles). Saved as
+        candidates() saves them, so candidates() then only reads; a killed run keeps the chunks done.
+        True when it ran (the scoring can then run in parallel: no model call is left in it)."""
+        from rtl_agent.prompts import rtl_prefill, rtl_prompt
+        if not getattr(self.policy, "prefill_per_prompt", False):
+            return False
+        todo = [t for t in tasks if any(not (root / t.name / f"s{i}.txt").is_file() for i in range(n))]
+        for k in range(0, len(todo), chunk):
+            part = todo[k:k + chunk]
+            msgs = [rtl_prompt(t.spec, t.top, {p.name: p.direction for p in t.ports}) for t in part]
+            pres = [rtl_prefill(t.top, t.ports) for t in part]
+            got = self.policy.sample(msgs, n=n, temperature=self.temperature, top_p=0.95,
+                                     max_tokens=self.max_tokens, seed=self.seed, prefill=pres)
+            for t, comps in zip(part, got):
+                (root / t.name).mkdir(parents=True, exist_ok=True)
+                for i, c in enumerate(comps):
+                    (root / t.name / f"s{i}.txt").write_text(c.text)
+            log(f"sampled {min(k + chunk, len(todo))}/{len(todo)} design(s)")
+        return True
 
     def candidates(self, task, n, cache_dir: Path):
         from rtl_agent.prompts import extract_verilog, rtl_prefill, rtl_prompt
