@@ -170,8 +170,9 @@ def main(argv=None):
         # a partial rerun: the other designs' rows come from the results file, so it stays whole
         old = pd.read_csv(out.with_suffix(".csv")).astype(object)
         old = old.where(old.notna(), "").to_dict("records")
-        rows = [{**r, "carried": True} for r in old if r["task"] not in {n for _, n in ds}]
-        ds_all = [(r["suite"], r["task"]) for r in old] + [d for d in ds if d[1] not in {r["task"] for r in old}]
+        rerun, known = {n for _, n in ds}, {r["task"] for r in old}
+        rows = [{**r, "carried": True} for r in old if r["task"] not in rerun]
+        ds_all = [(r["suite"], r["task"]) for r in old] + [d for d in ds if d[1] not in known]
     else:
         ds_all = ds
     order = {d[1]: i for i, d in enumerate(ds_all)}

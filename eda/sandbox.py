@@ -108,12 +108,13 @@ def check_isolation() -> str:
         r = run(["/bin/sh", "-c", "echo x > /dev/null && echo ok"], d, Limits(wall_s=20, cpu_s=10, mem_mb=512), _probe=True)
     finally:
         shutil.rmtree(d, ignore_errors=True)
-    if not (r.ok and r.out.strip().endswith("ok")) and "/dev/null" in r.out:
+    started = r.ok and r.out.strip().endswith("ok")
+    if not started and "/dev/null" in r.out:
         # bwrap binds the host's /dev/null; every tool writes to it as the unprivileged sandbox user
         raise IsolationError(f"process isolation: the sandbox user cannot write /dev/null (host mode "
                              f"{oct(os.stat('/dev/null').st_mode & 0o777)}; it should be 0o666: chmod 666 /dev/null, "
                              "which scripts/setup.sh does)")
-    if not (r.ok and r.out.strip().endswith("ok")):
+    if not started:
         cause = r.out.strip()[-400:] or f"exit {r.rc}"
         raise IsolationError(f"process isolation cannot start: bwrap failed ({cause}); user namespaces may be "
                              "refused (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone, or a "

@@ -52,12 +52,21 @@ class ModelPolicy:
         self.name = spec
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
 
+    def _prompt(self, task):
+        """The prompt and answer prefill of the jobs (optimize --from-spec) for one task."""
+        from rtl_agent.prompts import rtl_prefill, rtl_prompt
+        msgs = rtl_prompt(task.spec, task.top, {p.name: p.direction for p in task.ports})
+        return msgs, (rtl_prefill(task.top, task.ports) if getattr(self.policy, "prefill_ok", False) else None)
+
+    def _sample(self, msgs: list, n: int, prefill):
+        return self.policy.sample(msgs, n=n, temperature=self.temperature, top_p=0.95, max_tokens=self.max_tokens,
+                                  seed=self.seed, prefill=prefill)
+
     def prefetch(self, tasks, n, root: Path, budget: int = 3072, log=print):
         """Samples every task still missing, several tasks per batched call, on a backend that takes one
         prefill per prompt (vLLM: one call keeps its batch full; design by design it idles). Saved as
         candidates() saves them, so candidates() then only reads; a killed run keeps the chunks done.
         True when it ran (the scoring can then run in parallel: no model call is left in it)."""
-        from rtl_agent.prompts import rtl_prefill, rtl_prompt
         if not getattr(self.policy, "prefill_per_prompt", False):
             return False
         todo = [t for t in tasks if any(not (root / t.name / f"s{i}.txt").is_file() for i in range(n))]
@@ -65,8 +74,7 @@ class ModelPolicy:
         # when a seeded request's prompt is split over steps (chunked prefill of a big batch).
         parts, part, used = [], [], 0
         for t in todo:
-            msgs = rtl_prompt(t.spec, t.top, {p.name: p.direction for p in t.ports})
-            pre = rtl_prefill(t.top, t.ports)
+            msgs, pre = self._prompt(t)
             cost = self.policy.count_tokens(msgs) + 64 + 128 * (n - 1)    # siblings share cached blocks
             if part and used + cost > budget:
                 parts.append(part)
@@ -76,8 +84,7 @@ class ModelPolicy:
         parts += [part] if part else []
         done = 0
         for part in parts:
-            got = self.policy.sample([m for _, m, _ in part], n=n, temperature=self.temperature, top_p=0.95,
-                                     max_tokens=self.max_tokens, seed=self.seed, prefill=[p for _, _, p in part])
+            got = self._sample([m for _, m, _ in part], n, [p for _, _, p in part])
             for (t, _, _), comps in zip(part, got):
                 (root / t.name).mkdir(parents=True, exist_ok=True)
                 for i, c in enumerate(comps):
@@ -87,17 +94,13 @@ class ModelPolicy:
         return True
 
     def candidates(self, task, n, cache_dir: Path):
-        from rtl_agent.prompts import extract_verilog, rtl_prefill, rtl_prompt
+        from rtl_agent.prompts import extract_verilog
         cache_dir.mkdir(parents=True, exist_ok=True)
         texts = [cache_dir / f"s{i}.txt" for i in range(n)]
         missing = [i for i, p in enumerate(texts) if not p.is_file()]
         if missing:
-            # the prompt and answer prefill of the jobs (optimize --from-spec)
-            msgs = rtl_prompt(task.spec, task.top, {p.name: p.direction for p in task.ports})
-            pre = rtl_prefill(task.top, task.ports) if getattr(self.policy, "prefill_ok", False) else None
-            got = self.policy.sample([msgs], n=len(missing), temperature=self.temperature, top_p=0.95,
-                                     max_tokens=self.max_tokens, seed=self.seed, prefill=pre)[0]
-            for i, c in zip(missing, got):
+            msgs, pre = self._prompt(task)
+            for i, c in zip(missing, self._sample([msgs], len(missing), pre)[0]):
                 texts[i].write_text(c.text)
         out = []
         for i, p in enumerate(texts):

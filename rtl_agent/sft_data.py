@@ -129,7 +129,7 @@ def _check_design(d, pdk):
         syn = rep["stages"].get("synth") or {}
         wiring = syn.get("status") == "fail" and "empty netlist" in str(syn.get("diagnostics"))
         if wiring and (rep["stages"].get("lint") or {}).get("status") == "pass":
-            rep = {**rep, "status": "pass", "ppa": None}   # pure wiring (sign extension, byte swap): no cells
+            rep = {**rep, "status": "pass", "ppa": None}   # pure wiring (e.g. bit reversal): no cells
         if rep.get("status") == "pass" and (i == 0 or is_proven(eq)):
             ok.append((v, rep))
     return ok
@@ -146,8 +146,8 @@ def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print) -> tu
         n_var += len(d.variants)
         n_ok += len(ok)
         src = f"gen:{d.family}"
+        typed = [(n, dr, d.widths.get(n, 1), False) for n, dr in d.ports.items()]
         for v, _ in ok:
-            typed = [(n, dr, d.widths.get(n, 1), False) for n, dr in d.ports.items()]
             pairs.append(rtl_pair(src, d.spec, d.top, d.ports, v, typed))
         # edits go from a variant to one whose PPA is no worse (the optimize goal), else either way
         for (pv, prep), (cv, crep) in ((x, y) for x in ok for y in ok if x[0] != y[0]):
