@@ -63,6 +63,38 @@ def row(suite, adapter, out: Path) -> dict:
             "regress_wall_s": json.loads((out / "summary.json").read_text())["meta"]["wall_s_this_invocation"]}
 
 
+def overlap_shares(data: Path) -> dict:
+    """{VerilogEval problem: share}: the larger of its reference's and its prompt's fraction of n-grams that
+    occur anywhere in the training pairs (all kinds built, data.jsonl of the adapter folder)."""
+    from rtl_agent import sft_data
+    train = set()
+    for line in data.read_text().splitlines():
+        p = json.loads(line)
+        train |= sft_data.ngrams(p["prefill"] + p["answer"])
+    shares = {}
+    for name, text in sft_data.eval_items()["VerilogEval"].items():
+        g = sft_data.ngrams(text)
+        prob = name.rsplit("_", 1)[0]
+        shares[prob] = max(shares.get(prob, 0.0), len(g & train) / len(g) if g else 0.0)
+    return shares
+
+
+def split_rows(shares: dict, runs: dict, cut=0.2) -> list:
+    """Metrics of each adapter's VerilogEval run on all problems, those under cut and those at or above it."""
+    out = []
+    for adapter, folder in runs.items():
+        df = pd.read_csv(folder / "results.csv")
+        sh = df["design"].map(shares).fillna(0.0)
+        for label, part in ((f"all {len(df)}", df), (f"share < {cut:.0%}", df[sh < cut]), (f"share >= {cut:.0%}", df[sh >= cut])):
+            n = int(part["samples"].sum())
+            out.append({"adapter": adapter, "problems": f"{label} ({len(part)})",
+                        "syntax_pass_rate": round(part["syntax_pass"].sum() / n, 3) if n else None,
+                        "func_pass_rate": round(part["func_pass"].sum() / n, 3) if n else None,
+                        "pass@1": round(part["pass@1"].mean(), 3) if n else None,
+                        "pass@5": round(part["pass@5"].mean(), 3) if n else None})
+    return out
+
+
 def train_record(adapter: Path, command: str, load: str):
     """bench/results/sft_train.md (+ sft_train_loss.png) from an adapter folder's manifest.json and loss.csv."""
     import shutil
@@ -102,6 +134,8 @@ def main(argv=None) -> int:
     ap.add_argument("--note", default="", help="a sentence for the results file (what else ran, restarts)")
     ap.add_argument("--train-record", nargs=3, metavar=("ADAPTER", "COMMAND", "LOAD"),
                     help="only write sft_train.md from an adapter folder, the command that made it and the load seen")
+    ap.add_argument("--split-by-overlap", metavar="DATA_JSONL",
+                    help="also split the VerilogEval rows by each problem's n-gram share with these training pairs")
     a = ap.parse_args(argv)
     if a.train_record:
         train_record(Path(a.train_record[0]), a.train_record[1], a.train_record[2])
@@ -128,6 +162,15 @@ def main(argv=None) -> int:
              "so their numbers measure recall of trained answers, not generalization; VerilogEval is held out "
              "(overlap check in the adapter's manifest.json).\n\n")
     text += md_table(pd.DataFrame(rows)) + "\n"
+    if a.split_by_overlap and "verilog-eval" in a.suites.split(","):
+        shares = overlap_shares(Path(a.split_by_overlap))
+        runs = {ad: Path(a.runs) / f"verilog-eval-{Path(ad).name}" for ad in a.adapters.split(",")}
+        high = sorted((p for p, v in shares.items() if v >= 0.2), key=lambda p: -shares[p])
+        text += (f"\n## Held out by overlap\n\nShare: the larger of a problem's reference's and prompt's fraction of "
+                 f"{__import__('rtl_agent.sft_data', fromlist=['NGRAM']).NGRAM}-grams found anywhere in "
+                 f"`{a.split_by_overlap}` (every pair built, not only those trained on).\n\n"
+                 + md_table(pd.DataFrame(split_rows(shares, runs))) + "\n\nProblems with share >= 20%: "
+                 + (", ".join(f"{p} {shares[p]:.2f}" for p in high) or "none") + ".\n")
     text += f"\nMachine: load average {os.getloadavg()[0]:.1f} at the end. {a.note}\n"
     (RESULTS / "sft_eval.md").write_text(text)
     print(text)

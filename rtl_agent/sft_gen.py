@@ -7,6 +7,7 @@ rtl_agent.sft_data checks with the EDA flow (lint, equivalence, synthesis) befor
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 NAMES = ("TopModule", "top_module", "dut", "core", "unit", "block")
@@ -335,6 +336,175 @@ def kmap(r, top, n):
     return spec, ports, {}, [_mod(top, ports, {}, v[0]), _mod(top, ports, {}, v[1], regs=("out",)), _mod(top, ports, {}, v[2])]
 
 
+def _expr(r, names, depth):
+    """A random Boolean expression over names: (Verilog text, English text)."""
+    if depth == 0 or r.random() < 0.25:
+        n = r.choice(names)
+        return (f"~{n}", f"NOT {n}") if r.random() < 0.3 else (n, n)
+    op, word = r.choice([("&", "AND"), ("|", "OR"), ("^", "XOR")])
+    (a, aw), (b, bw) = _expr(r, names, depth - 1), _expr(r, names, depth - 1)
+    if r.random() < 0.2:
+        return f"~({a} {op} {b})", f"NOT ({aw} {word} {bw})"
+    return f"({a} {op} {b})", f"({aw} {word} {bw})"
+
+
+def boolexpr(r, top, w):
+    names = r.choice([["a", "b", "c"], ["x", "y", "z"], ["p", "q", "r", "s"], ["in1", "in2", "in3"], ["a", "b", "c", "d"]])
+    outs = r.sample(["f", "g", "out", "y_o", "res"], r.choice([1, 1, 2]))
+    exprs = {o: _expr(r, names, r.choice([2, 3])) for o in outs}
+    ports = {**{n: "input" for n in names}, **{o: "output" for o in outs}}
+    widths = {n: w for n in ports}
+    spec = (f"Combinational logic on the {_pl(w) + ' ' if w > 1 else ''}inputs {', '.join(names)}"
+            + (" (bitwise)" if w > 1 else "") + ": " + "; ".join(f"{o} = {e[1]}" for o, e in exprs.items()) + ".")
+    v1 = "\n".join(f"  assign {o} = {e[0]};" for o, e in exprs.items())
+    v2 = "  always @(*) begin\n" + "\n".join(f"    {o} = {e[0]};" for o, e in exprs.items()) + "\n  end"
+    t = f" [{w - 1}:0]" if w > 1 else ""
+    v3 = "\n".join(f"  wire{t} t_{o};\n  assign t_{o} = {e[0]};\n  assign {o} = t_{o};" for o, e in exprs.items())
+    return spec, ports, widths, [_mod(top, ports, widths, v1), _mod(top, ports, widths, v2, regs=tuple(outs)),
+                                 _mod(top, ports, widths, v3)]
+
+
+def seqdet(r, top, w):
+    n = r.choice([3, 4])
+    pat = [r.randrange(2) for _ in range(n)]
+    ports = {"clk": "input", "reset": "input", "x": "input", "z": "output"}
+    ps = "".join(map(str, pat))
+    spec = (f"A Moore sequence detector for the bit pattern {ps} (first bit first) on the serial input x, sampled on "
+            f"the rising edge of clk. Patterns may overlap. After the clock edge that samples the last bit of {ps}, z "
+            "is 1 until the next edge; otherwise z is 0. reset is synchronous and active high: it forgets the bits seen so far.")
+
+    def step(s, b):
+        seen = pat[:s] + [b] if s < n else pat[1:] + [b]
+        for k in range(min(len(seen), n), -1, -1):
+            if seen[len(seen) - k:] == pat[:k]:
+                return k
+        return 0
+    sw = n.bit_length()
+    names = [f"S{i}" for i in range(n + 1)]
+    params = "  localparam " + ", ".join(f"{nm} = {sw}'d{i}" for i, nm in enumerate(names)) + ";"
+    cases = "\n".join(f"      {names[s]}: nxt = x ? {names[step(s, 1)]} : {names[step(s, 0)]};" for s in range(n + 1))
+    v1 = (f"{params}\n  reg [{sw - 1}:0] state, nxt;\n  always @(*) begin\n    case (state)\n{cases}\n"
+          f"      default: nxt = {names[0]};\n    endcase\n  end\n  always @(posedge clk)\n    if (reset) state <= {names[0]};\n"
+          f"    else state <= nxt;\n  assign z = (state == {names[n]});")
+    v2 = (f"  reg [{n - 1}:0] hist, seen;\n  always @(posedge clk) begin\n    if (reset) begin\n      hist <= 0;\n"
+          f"      seen <= 0;\n    end else begin\n      hist <= {{hist[{n - 2}:0], x}};\n      seen <= {{seen[{n - 2}:0], 1'b1}};\n"
+          f"    end\n  end\n  assign z = seen[{n - 1}] && (hist == {n}'b{ps});")
+    return spec, ports, {}, [_mod(top, ports, {}, v1), _mod(top, ports, {}, v2)], "clk", "reset"
+
+
+def modcount(r, top, w):
+    m = r.randrange(3, 2 ** w)
+    down = r.random() < 0.4
+    ports = {"clk": "input", "reset": "input", "en": "input", "q": "output", "tc": "output"}
+    widths = {"q": w}
+    last, first = (0, m - 1) if down else (m - 1, 0)
+    spec = (f"A {_pl(w)} modulo-{m} {'down' if down else 'up'} counter. reset (synchronous, active high) sets q to {first}. "
+            f"On each rising edge of clk with en = 1, q {'decrements' if down else 'increments'}, going from {last} back to "
+            f"{first}. tc is 1 while q is {last}.")
+    nx = f"q - 1'b1" if down else "q + 1'b1"
+    v1 = (f"  always @(posedge clk) begin\n    if (reset) q <= {w}'d{first};\n    else if (en) begin\n"
+          f"      if (q == {w}'d{last}) q <= {w}'d{first};\n      else q <= {nx};\n    end\n  end\n"
+          f"  assign tc = (q == {w}'d{last});")
+    v2 = (f"  wire wrap = (q == {w}'d{last});\n  always @(posedge clk)\n"
+          f"    q <= reset ? {w}'d{first} : (en ? (wrap ? {w}'d{first} : {nx}) : q);\n  assign tc = wrap;")
+    return spec, ports, widths, [_mod(top, ports, widths, v1, regs=("q",)), _mod(top, ports, widths, v2, regs=("q",))], "clk", "reset"
+
+
+def delay(r, top, w):
+    n = r.choice([2, 3, 4])
+    ports = {"clk": "input", "rst": "input", "d": "input", "q": "output"}
+    widths = {"d": w, "q": w}
+    spec = (f"A {n}-stage pipeline delay of the {_pl(w) if w > 1 else '1-bit'} input d: q is the value d had {n} rising "
+            "clock edges earlier. rst (synchronous, active high) clears every stage to 0.")
+    t = f" [{w - 1}:0]" if w > 1 else ""
+    regs = ", ".join(f"s{i}" for i in range(n - 1))
+    shifts = "\n".join(f"      s{i} <= {'d' if i == 0 else f's{i - 1}'};" for i in range(n - 1))
+    clears = "\n".join(f"      s{i} <= 0;" for i in range(n - 1))
+    v1 = (f"  reg{t} {regs};\n  always @(posedge clk) begin\n    if (rst) begin\n{clears}\n      q <= 0;\n"
+          f"    end else begin\n{shifts}\n      q <= s{n - 2};\n    end\n  end")
+    v2 = (f"  reg [{n * w - 1}:0] line;\n  always @(posedge clk)\n    if (rst) line <= 0;\n"
+          f"    else line <= {{line[{(n - 1) * w - 1}:0], d}};\n  assign q = line[{n * w - 1}:{(n - 1) * w}];")
+    return spec, ports, widths, [_mod(top, ports, widths, v1, regs=("q",)), _mod(top, ports, widths, v2)], "clk", "rst"
+
+
+def rotreg(r, top, w):
+    ports = {"clk": "input", "load": "input", "en": "input", "left": "input", "data": "input", "q": "output"}
+    widths = {"data": w, "q": w}
+    spec = (f"A {_pl(w)} rotating register. On each rising edge of clk: when load is 1, q takes data; otherwise when "
+            "en is 1, q rotates by one bit, to the left (the top bit enters at bit 0) when left is 1, to the right "
+            "(bit 0 enters at the top) when left is 0; otherwise q holds. load has priority.")
+    v1 = (f"  always @(posedge clk) begin\n    if (load) q <= data;\n    else if (en) begin\n"
+          f"      if (left) q <= {{q[{w - 2}:0], q[{w - 1}]}};\n      else q <= {{q[0], q[{w - 1}:1]}};\n    end\n  end")
+    v2 = (f"  wire [{w - 1}:0] rl = (q << 1) | (q >> {w - 1});\n  wire [{w - 1}:0] rr = (q >> 1) | (q << {w - 1});\n"
+          "  always @(posedge clk)\n    q <= load ? data : en ? (left ? rl : rr) : q;")
+    return spec, ports, widths, [_mod(top, ports, widths, v1, regs=("q",)), _mod(top, ports, widths, v2, regs=("q",))], "clk", None
+
+
+def lut(r, top, w):
+    n = r.choice([2, 3])
+    vals = [r.randrange(2 ** w) for _ in range(2 ** n)]
+    ports = {"sel": "input", "y": "output"}
+    widths = {"sel": n, "y": w}
+    spec = (f"A lookup table: the {n}-bit input sel picks the {_pl(w)} output y: "
+            + ", ".join(f"sel = {i} -> y = {v}" for i, v in enumerate(vals)) + ".")
+    cases = "\n".join(f"      {n}'d{i}: y = {w}'d{v};" for i, v in enumerate(vals))
+    table = "".join(format(v, f"0{w}b") for v in reversed(vals))
+    chain = " :\n             ".join(f"(sel == {n}'d{i}) ? {w}'d{v}" for i, v in enumerate(vals[:-1])) + f" : {w}'d{vals[-1]}"
+    v = [_mod(top, ports, widths, f"  always @(*) begin\n    case (sel)\n{cases}\n      default: y = {w}'d0;\n    endcase\n  end",
+              regs=("y",)),
+         _mod(top, ports, widths, f"  wire [{w * 2 ** n - 1}:0] table_ = {w * 2 ** n}'b{table};\n  assign y = table_[sel * {w} +: {w}];"),
+         _mod(top, ports, widths, f"  assign y = {chain};")]
+    return spec, ports, widths, v
+
+
+def slices(r, top, w):
+    ports = {"a": "input", "b": "input", "y": "output"}
+    h = w // 2
+    parts = r.sample([(f"a[{w - 1}:{h}]", f"the upper half of a", h), (f"a[{h - 1}:0]", "the lower half of a", h),
+                      (f"b[{w - 1}:{h}]", "the upper half of b", h), (f"~b[{h - 1}:0]", "the inverted lower half of b", h),
+                      (f"{{{h}{{a[0]}}}}", f"{h} copies of a[0]", h)], 3)
+    ow = sum(p[2] for p in parts)
+    widths = {"a": w, "b": w, "y": ow}
+    spec = (f"Rearrange the {_pl(w)} inputs a and b into the {ow}-bit output y: from the top down, y holds "
+            + ", then ".join(p[1] for p in parts) + ".")
+    v1 = "  assign y = {" + ", ".join(p[0] for p in parts) + "};"
+    lo, lines = ow, []
+    for p in parts:
+        lines.append(f"    y[{lo - 1}:{lo - p[2]}] = {p[0]};")
+        lo -= p[2]
+    v2 = "  always @(*) begin\n" + "\n".join(lines) + "\n  end"
+    return spec, ports, widths, [_mod(top, ports, widths, v1), _mod(top, ports, widths, v2, regs=("y",))]
+
+
+def jkff(r, top, w):
+    ports = {"clk": "input", "reset": "input", "j": "input", "k": "input", "q": "output"}
+    spec = ("A JK flip-flop on the rising edge of clk: j = 0, k = 0 holds q; j = 0, k = 1 clears it; j = 1, k = 0 "
+            "sets it; j = 1, k = 1 toggles it. reset (synchronous, active high) clears q.")
+    v1 = ("  always @(posedge clk) begin\n    if (reset) q <= 1'b0;\n    else\n      case ({j, k})\n        2'b00: q <= q;\n"
+          "        2'b01: q <= 1'b0;\n        2'b10: q <= 1'b1;\n        2'b11: q <= ~q;\n      endcase\n  end")
+    v2 = "  always @(posedge clk)\n    q <= reset ? 1'b0 : ((j & ~q) | (~k & q));"
+    return spec, ports, {}, [_mod(top, ports, {}, v1, regs=("q",)), _mod(top, ports, {}, v2, regs=("q",))], "clk", "reset"
+
+
+def scmp(r, top, w):
+    ports = {"a": "input", "b": "input", "lt": "output"}
+    widths = {"a": w, "b": w}
+    spec = f"a and b are {_pl(w)} two's complement (signed) numbers. lt is 1 when a is less than b."
+    v = [f"  assign lt = $signed(a) < $signed(b);",
+         f"  assign lt = (a[{w - 1}] != b[{w - 1}]) ? a[{w - 1}] : (a < b);",
+         f"  wire [{w}:0] d = {{a[{w - 1}], a}} - {{b[{w - 1}], b}};\n  assign lt = d[{w}];"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def satadd(r, top, w):
+    ports = {"a": "input", "b": "input", "s": "output"}
+    widths = {"a": w, "b": w, "s": w}
+    spec = f"A {_pl(w)} saturating unsigned adder: s = a + b, or {2 ** w - 1} (all ones) when the sum does not fit in {w} bits."
+    v = [f"  wire [{w}:0] t = a + b;\n  assign s = t[{w}] ? {{{w}{{1'b1}}}} : t[{w - 1}:0];",
+         f"  reg [{w - 1}:0] r;\n  always @(*) begin\n    r = a + b;\n    if (r < a) r = {w}'d{2 ** w - 1};\n  end\n  assign s = r;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
 FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16)), "compare": (compare, (4, 8)),
             "mux2": (mux2, (1, 4, 8)), "mux4": (mux4, (1, 4, 8)), "decoder": (decoder, (2, 3)),
             "prio": (prio, (4, 8)), "parity": (parity, (4, 8)), "popcount": (popcount, (4, 8)),
@@ -342,7 +512,38 @@ FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16))
             "constmul": (constmul, (4, 8)), "alu": (alu, (4, 8)), "zero": (zero, (4, 8, 16)),
             "counter": (counter, (3, 4, 8)), "shiftreg": (shiftreg, (4, 8)), "edge": (edge, (1,)),
             "accum": (accum, (8, 16)), "cycle_fsm": (cycle_fsm, (2,)), "gates": (gates, (1, 4, 8)),
-            "dff": (dff, (1, 4, 8)), "kmap": (kmap, (3, 4))}
+            "dff": (dff, (1, 4, 8)), "kmap": (kmap, (3, 4)),
+            "boolexpr": (boolexpr, (1, 1, 4)), "seqdet": (seqdet, (1,)), "modcount": (modcount, (3, 4, 5)),
+            "delay": (delay, (1, 4, 8)), "rotreg": (rotreg, (4, 8)), "lut": (lut, (3, 4, 8)), "slices": (slices, (4, 8)),
+            "jkff": (jkff, (1,)), "scmp": (scmp, (4, 8)), "satadd": (satadd, (4, 8))}
+
+
+# Port renames, so the model reads names from the header instead of recalling one family's names. Names
+# that are also English words in the specs ("a", "in", "out", "count", "load", ...) are never renamed.
+ROLE_NAMES = {"rst": ("reset", "srst", "clr", "sync_reset"), "reset": ("rst", "srst", "clr"),
+              "en": ("ena", "enable", "ce"), "sel": ("select", "mode", "s_in"), "clk": ("clock",)}
+DATA_NAMES = ("in_a", "in_b", "x1", "x2", "u", "v", "w", "m", "din", "dout", "val", "result", "o", "sig",
+              "op_a", "op_b", "data_in", "data_out", "q_out", "o1", "o2", "k0", "k1", "vec", "word", "flag")
+RENAMABLE = {"b", "y", "d", "q", "x", "z", "cin", "cout", "eq", "lt", "gt", "d0", "d1", "d2", "d3", "req", "idx",
+             "p", "data", "acc", "pulse", "bin", "gray", "tc", "valid", "f", "g", "res", "y_o", "s"}
+
+
+def _rename(r, spec, ports, widths, variants, clock, reset, share=0.35):
+    used = set(re.findall(r"[A-Za-z_]\w*", spec + " ".join(variants)))
+    table = {}
+    for n in ports:
+        if r.random() >= share or (n not in RENAMABLE and n not in ROLE_NAMES):
+            continue
+        pool = [x for x in ROLE_NAMES.get(n, DATA_NAMES) if x not in used]
+        if pool:
+            table[n] = r.choice(pool)
+            used.add(table[n])
+    if not table:
+        return spec, ports, widths, variants, clock, reset
+    pat = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\b")
+    sub = lambda t: pat.sub(lambda m: table[m.group(1)], t)
+    return (sub(spec), {table.get(n, n): d for n, d in ports.items()}, {table.get(n, n): w for n, w in widths.items()},
+            [sub(v) for v in variants], table.get(clock, clock), table.get(reset, reset))
 
 
 def designs(seed: int = 0, per_family: int = 3) -> list[Design]:
@@ -355,5 +556,6 @@ def designs(seed: int = 0, per_family: int = 3) -> list[Design]:
             res = fn(r, top, r.choice(widths))
             spec, ports, pw, variants = res[:4]
             clock, reset = (res[4], res[5]) if len(res) > 4 else (None, None)
+            spec, ports, pw, variants, clock, reset = _rename(r, spec, ports, pw, variants, clock, reset)
             out.append(Design(fam, top, spec, ports, variants, clock, reset, pw))
     return out

@@ -1,6 +1,7 @@
 """`rtl-agent sft`: the data builder (refusal of evaluation sets, overlap check, verified generated pairs,
 SEARCH/REPLACE answers that apply) and the SFT loop on the bundled model (steps, resume, merge)."""
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -114,7 +115,7 @@ def test_rtl_pairs_prefill_the_interface_and_teach_the_body():
     from eda.flow import evaluate
     from rtl_agent.prompts import extract_verilog
     from rtl_agent.sft_gen import designs
-    for fam in ("counter", "kmap", "gates"):
+    for fam in ("counter", "kmap", "gates", "seqdet"):
         d = next(x for x in designs(seed=2, per_family=1) if x.family == fam)
         typed = [(n, dr, d.widths.get(n, 1), False) for n, dr in d.ports.items()]
         for v in d.variants:
@@ -129,3 +130,20 @@ def test_rtl_pairs_prefill_the_interface_and_teach_the_body():
     p = sft_data.rtl_pair("f", "copy", "p", {"a": "input", "y": "output"}, par, [("a", "input", 4, False),
                                                                                    ("y", "output", 4, False)])
     assert p["prefill"].endswith("module p") and p["answer"].startswith(" #(parameter")
+
+
+def test_renamed_ports_stay_consistent():
+    """Port renames reach the spec, the header, every variant and the clock/reset roles together, and never
+    touch names that are English words in the specs."""
+    from rtl_agent.prompts import extract_verilog
+    from rtl_agent.sft_gen import DATA_NAMES, ROLE_NAMES, designs
+    ds = designs(seed=0, per_family=6)
+    new = set(DATA_NAMES) | {x for v in ROLE_NAMES.values() for x in v} - {"reset", "rst"}
+    assert sum(bool(new & set(d.ports)) for d in ds) > len(ds) // 5
+    assert all("a" in d.ports for d in ds if d.family in ("adder", "compare", "alu"))
+    for d in ds:
+        assert d.clock in (None, *d.ports) and d.reset in (None, *d.ports)
+        for v in d.variants:
+            code = extract_verilog(v, d.top).code
+            for n in d.ports:
+                assert re.search(rf"\b{n}\b", code.split(");")[0]), (d.family, n)
