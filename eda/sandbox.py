@@ -110,10 +110,11 @@ def check_isolation() -> str:
         shutil.rmtree(d, ignore_errors=True)
     started = r.ok and r.out.strip().endswith("ok")
     if not started and "/dev/null" in r.out:
-        # bwrap binds the host's /dev/null; every tool writes to it as the unprivileged sandbox user
+        # bwrap binds the host's /dev/null; every tool writes to it as the unprivileged sandbox user. Root
+        # running `iverilog -o /dev/null` outside the sandbox leaves it 0755 (iverilog marks its output executable).
         raise IsolationError(f"process isolation: the sandbox user cannot write /dev/null (host mode "
                              f"{oct(os.stat('/dev/null').st_mode & 0o777)}; it should be 0o666: chmod 666 /dev/null, "
-                             "which scripts/setup.sh does)")
+                             "which scripts/setup.sh does; `iverilog -o /dev/null` run as root sets 0755)")
     if not started:
         cause = r.out.strip()[-400:] or f"exit {r.rc}"
         raise IsolationError(f"process isolation cannot start: bwrap failed ({cause}); user namespaces may be "

@@ -369,11 +369,12 @@ def simulate(task, sources: dict, text: str, cfg: CoverConfig, plusargs=(), fsms
                             period_ns=task.period_ns or 10.0, plusargs=plusargs, fsms=fsms)
 
 
-def random_text(task, cfg: CoverConfig, finish: bool = True) -> str:
-    """The random phase's testbench (one build; +seed=N picks the values and the style)."""
+def random_text(task, cfg: CoverConfig, sources: dict, finish: bool = True) -> str:
+    """The random phase's testbench (one build; +seed=N picks the values and the style); sources are the
+    DUT's (their slices of the inputs get per-field corners)."""
     from eda.hdl import input_fields
     ins = [(p.name, p.width) for p in task.ports if p.direction == "input"]
-    fields = input_fields("\n".join(t for t in task.reference_sources().values() if isinstance(t, str)), ins)
+    fields = input_fields("\n".join(t for t in sources.values() if isinstance(t, str)), ins)
     return seeded_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
                            reset_active_low=task.reset_active_low, cycles=cfg.random_cycles, seed=cfg.seed * 1000,
                            period_ns=task.period_ns or 10.0, styles=True, finish=finish, fields=fields)
@@ -426,7 +427,7 @@ class CoverEnv(Environment):
         n = min(self.cfg.random_budget, self.cfg.budget)
         if n < 1:
             return []
-        t, text = self.task, random_text(self.task, self.cfg)
+        t, text = self.task, random_text(self.task, self.cfg, self.sources)
         args = [[f"+seed={self.cfg.seed * 1000 + k}"] for k in range(self.cfg.budget)]
         res = cov.coverage_runs(self.sources, t.top, text, args, limits=_limits(self.cfg), clock=t.clock, fsms=self.fsms)
         keep = plateau(res[:n], self.cfg.patience)
@@ -479,7 +480,7 @@ class CoverEnv(Environment):
         last = self._last_random()
         if last is None or not _FROM_RANDOM.search(text or "") or re.search(r"^\s*module\b", stim, re.M):
             return [stim, []]
-        return [continue_random(random_text(self.task, self.cfg, finish=False), stim), list(last["plusargs"])]
+        return [continue_random(random_text(self.task, self.cfg, self.sources, finish=False), stim), list(last["plusargs"])]
 
     def score(self, step: int, groups: list, comps: list, stimuli: list) -> list:
         texts = [s[0] if s else c.text for s, c in zip(stimuli[0], comps[0])]

@@ -315,7 +315,8 @@ def dff(r, top, w):
     sens = f"posedge clk or posedge {rst}" if asy else "posedge clk"
     nxt = "en ? d : q" if en else "d"
     v1 = f"  always @({sens}) begin\n    if ({rst}) q <= 0;\n    else" + (" if (en)" if en else "") + " q <= d;\n  end"
-    v2 = f"  always @({sens})\n    q <= {rst} ? {w}'d0 : {nxt};"
+    v2 = (f"  always @({sens})\n    if ({rst}) q <= {w}'d0;\n    else q <= {nxt};" if asy    # Yosys infers no async
+          else f"  always @({sens})\n    q <= {rst} ? {w}'d0 : {nxt};")                # reset from a ?: form
     return spec, ports, widths, [_mod(top, ports, widths, v1, regs=("q",)), _mod(top, ports, widths, v2, regs=("q",))], "clk", rst
 
 
@@ -540,7 +541,7 @@ def _rename(r, spec, ports, widths, variants, clock, reset, share=0.35):
             used.add(table[n])
     if not table:
         return spec, ports, widths, variants, clock, reset
-    pat = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\b")
+    pat = re.compile(r"(?<!')\b(" + "|".join(map(re.escape, table)) + r")\b")      # not the d0 of 2'd0
     sub = lambda t: pat.sub(lambda m: table[m.group(1)], t)
     return (sub(spec), {table.get(n, n): d for n, d in ports.items()}, {table.get(n, n): w for n, w in widths.items()},
             [sub(v) for v in variants], table.get(clock, clock), table.get(reset, reset))
