@@ -131,6 +131,7 @@ def main(argv=None) -> int:
     ap.add_argument("--policy", default="vllm:default")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "sft_eval"),
                     help="regress run folders (samples are reused from there: a new adapter needs a new folder)")
+    ap.add_argument("--name", default="sft_eval", help="results file stem under bench/results (default sft_eval)")
     ap.add_argument("--note", default="", help="a sentence for the results file (what else ran, restarts)")
     ap.add_argument("--train-record", nargs=3, metavar=("ADAPTER", "COMMAND", "LOAD"),
                     help="only write sft_train.md from an adapter folder, the command that made it and the load seen")
@@ -146,7 +147,7 @@ def main(argv=None) -> int:
         for adapter in a.adapters.split(","):
             out = regress(suite, adapter, designs, a)
             rows.append(row(suite, adapter, out))
-            write_rows(RESULTS / "sft_eval.csv", rows)
+            write_rows(RESULTS / f"{a.name}.csv", rows)
     from rtl_agent.policy import policy_adapter
     ids = {ad: policy_adapter(a.policy, ad) for ad in a.adapters.split(",")}
     ve = f"every {a.every}th problem ({len(subset(a.every))} of 156)" if a.every > 1 else "all 156 problems"
@@ -172,7 +173,7 @@ def main(argv=None) -> int:
                  + md_table(pd.DataFrame(split_rows(shares, runs))) + "\n\nProblems with share >= 20%: "
                  + (", ".join(f"{p} {shares[p]:.2f}" for p in high) or "none") + ".\n")
     text += f"\nMachine: load average {os.getloadavg()[0]:.1f} at the end. {a.note}\n"
-    (RESULTS / "sft_eval.md").write_text(text)
+    (RESULTS / f"{a.name}.md").write_text(text)
     print(text)
     return 0
 
