@@ -135,10 +135,11 @@ def _check_design(d, pdk):
     return ok
 
 
-def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print) -> tuple[list, dict]:
+def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print, families="base",
+              rename=0.0) -> tuple[list, dict]:
     """Pairs from rtl_agent.sft_gen designs, each variant verified; (pairs, counts)."""
     from rtl_agent.sft_gen import designs
-    ds = designs(seed, per_family)
+    ds = designs(seed, per_family, families, rename)
     with ThreadPoolExecutor(max(1, workers)) as ex:
         checked = list(ex.map(lambda d: _check_design(d, pdk), ds))
     pairs, n_var, n_ok = [], 0, 0
@@ -156,7 +157,7 @@ def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print) -> tu
         if ok:
             pairs.append(stim_pair(src, d.spec, ok[0][0], d.top, d.ports, d.widths, d.clock, d.reset))
     log(f"generated: {len(ds)} designs, {n_ok}/{n_var} variants verified (lint, equivalence, synthesis)")
-    return pairs, {"designs": len(ds), "variants": n_var, "verified": n_ok}
+    return pairs, {"designs": len(ds), "variants": n_var, "verified": n_ok, "families": families, "rename": rename}
 
 
 # ---- files ---------------------------------------------------------------------------------------

@@ -529,7 +529,7 @@ RENAMABLE = {"b", "y", "d", "q", "x", "z", "cin", "cout", "eq", "lt", "gt", "d0"
              "p", "data", "acc", "pulse", "bin", "gray", "tc", "valid", "f", "g", "res", "y_o", "s"}
 
 
-def _rename(r, spec, ports, widths, variants, clock, reset, share=0.35):
+def _rename(r, spec, ports, widths, variants, clock, reset, share):
     used = set(re.findall(r"[A-Za-z_]\w*", spec + " ".join(variants)))
     table = {}
     for n in ports:
@@ -547,16 +547,35 @@ def _rename(r, spec, ports, widths, variants, clock, reset, share=0.35):
             [sub(v) for v in variants], table.get(clock, clock), table.get(reset, reset))
 
 
-def designs(seed: int = 0, per_family: int = 3) -> list[Design]:
-    """per_family instances of every family (random widths, names, options), deterministic in seed."""
+# the 23 families of the bundled adapter; "all" adds the 10 of SFT run v5, which measured worse (sft_eval_v5.md)
+BASE = tuple(list(FAMILIES)[:23])
+
+
+def family_names(spec: str = "base") -> list[str]:
+    """"base", "all" or a comma list of family names."""
+    if spec in ("base", "all"):
+        return list(BASE) if spec == "base" else list(FAMILIES)
+    names = [x.strip() for x in spec.split(",") if x.strip()]
+    bad = [x for x in names if x not in FAMILIES]
+    if bad or not names:
+        raise ValueError(f"unknown famil{'y' if len(bad) == 1 else 'ies'} {', '.join(bad) or spec!r}; "
+                         f"known: base, all, {', '.join(FAMILIES)}")
+    return names
+
+
+def designs(seed: int = 0, per_family: int = 3, families: str = "base", rename: float = 0.0) -> list[Design]:
+    """per_family instances of each family (random widths, names, options), deterministic in seed; a share
+    `rename` of the eligible ports gets another name."""
     r = random.Random(seed)
     out = []
-    for fam, (fn, widths) in FAMILIES.items():
+    for fam in family_names(families):
+        fn, widths = FAMILIES[fam]
         for k in range(per_family):
             top = r.choice(NAMES) if r.random() < 0.5 else f"{fam}{k}"
             res = fn(r, top, r.choice(widths))
             spec, ports, pw, variants = res[:4]
             clock, reset = (res[4], res[5]) if len(res) > 4 else (None, None)
-            spec, ports, pw, variants, clock, reset = _rename(r, spec, ports, pw, variants, clock, reset)
+            if rename > 0:          # no draw at 0, so the base data stays what the bundled adapter saw
+                spec, ports, pw, variants, clock, reset = _rename(r, spec, ports, pw, variants, clock, reset, rename)
             out.append(Design(fam, top, spec, ports, variants, clock, reset, pw))
     return out

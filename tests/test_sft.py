@@ -116,7 +116,7 @@ def test_rtl_pairs_prefill_the_interface_and_teach_the_body():
     from rtl_agent.prompts import extract_verilog
     from rtl_agent.sft_gen import designs
     for fam in ("counter", "kmap", "gates", "seqdet"):
-        d = next(x for x in designs(seed=2, per_family=1) if x.family == fam)
+        d = next(x for x in designs(seed=2, per_family=1, families="all") if x.family == fam)
         typed = [(n, dr, d.widths.get(n, 1), False) for n, dr in d.ports.items()]
         for v in d.variants:
             p = sft_data.rtl_pair("gen", d.spec, d.top, d.ports, v, typed)
@@ -138,7 +138,7 @@ def test_renamed_ports_stay_consistent():
     touch names that are English words in the specs."""
     from rtl_agent.prompts import extract_verilog
     from rtl_agent.sft_gen import DATA_NAMES, ROLE_NAMES, designs
-    ds = designs(seed=0, per_family=6)
+    ds = designs(seed=0, per_family=6, families="all", rename=0.35)
     new = set(DATA_NAMES) | {x for v in ROLE_NAMES.values() for x in v} - {"reset", "rst"}
     assert sum(bool(new & set(d.ports)) for d in ds) > len(ds) // 5
     assert all("a" in d.ports for d in ds if d.family in ("adder", "compare", "alu"))

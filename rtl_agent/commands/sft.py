@@ -31,6 +31,10 @@ def register(sub):
     p.add_argument("--out", required=True, metavar="ADAPTER", help="output folder (the adapter)")
     p.add_argument("--model", default="default", help="base model (default: bundled SmolLM2-135M)")
     p.add_argument("--per-family", type=int, default=3, help="generated designs per family (0: none; default 3)")
+    p.add_argument("--families", default="base",
+                   help="generated families: base (the bundled adapter's 23), all (33), or a comma list (default base)")
+    p.add_argument("--rename", type=float, default=0.0, metavar="SHARE",
+                   help="share of generated designs' ports given other names, 0..1 (default 0; run v5 used 0.35)")
     p.add_argument("--no-tasks", dest="tasks", action="store_false", help="leave the project's tasks out")
     p.add_argument("--pdk", default="nangate45", help="PDK for the reports in edit prompts (default nangate45)")
     p.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
@@ -65,7 +69,8 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
         return pairs, meta
     pairs = []
     if args.per_family:
-        got, meta["generated"] = sft_data.generated(args.seed, args.per_family, args.pdk, args.workers, log)
+        got, meta["generated"] = sft_data.generated(args.seed, args.per_family, args.pdk, args.workers, log,
+                                                      args.families, args.rename)
         pairs += got
     pairs += sft_data.file_pairs(files)
     if args.tasks:
@@ -122,6 +127,10 @@ def run(args) -> int:
     for name in ("epochs", "batch_tokens", "max_len", "lora_r", "threads"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
+    if not 0 <= args.rename <= 1:
+        raise ValueError("--rename must be a share between 0 and 1")
+    from rtl_agent.sft_gen import family_names
+    family_names(args.families)             # an unknown family fails before any EDA run
     out = Path(args.out)
     console = Console()
     pairs, meta = build_data(args, out, console.print)
