@@ -63,23 +63,22 @@ def row(suite, adapter, out: Path) -> dict:
             "regress_wall_s": json.loads((out / "summary.json").read_text())["meta"]["wall_s_this_invocation"]}
 
 
+CUT = 0.2       # the share at which a VerilogEval problem counts as overlapping the training data
+
+
 def overlap_shares(data: Path) -> dict:
     """{VerilogEval problem: share}: the larger of its reference's and its prompt's fraction of n-grams that
     occur anywhere in the training pairs (all kinds built, data.jsonl of the adapter folder)."""
     from rtl_agent import sft_data
-    train = set()
-    for line in data.read_text().splitlines():
-        p = json.loads(line)
-        train |= sft_data.ngrams(p["prefill"] + p["answer"])
+    train = sft_data.train_ngrams([json.loads(x) for x in data.read_text().splitlines()])
     shares = {}
-    for name, text in sft_data.eval_items()["VerilogEval"].items():
-        g = sft_data.ngrams(text)
+    for name, share in sft_data.item_shares(sft_data.eval_items()["VerilogEval"], train).items():
         prob = name.rsplit("_", 1)[0]
-        shares[prob] = max(shares.get(prob, 0.0), len(g & train) / len(g) if g else 0.0)
+        shares[prob] = max(shares.get(prob, 0.0), share)
     return shares
 
 
-def split_rows(shares: dict, runs: dict, cut=0.2) -> list:
+def split_rows(shares: dict, runs: dict, cut=CUT) -> list:
     """Metrics of each adapter's VerilogEval run on all problems, those under cut and those at or above it."""
     out = []
     for adapter, folder in runs.items():
@@ -166,11 +165,11 @@ def main(argv=None) -> int:
     if a.split_by_overlap and "verilog-eval" in a.suites.split(","):
         shares = overlap_shares(Path(a.split_by_overlap))
         runs = {ad: Path(a.runs) / f"verilog-eval-{Path(ad).name}" for ad in a.adapters.split(",")}
-        high = sorted((p for p, v in shares.items() if v >= 0.2), key=lambda p: -shares[p])
+        high = sorted((p for p, v in shares.items() if v >= CUT), key=lambda p: -shares[p])
+        from rtl_agent.sft_data import NGRAM
         text += (f"\n## Held out by overlap\n\nShare: the larger of a problem's reference's and prompt's fraction of "
-                 f"{__import__('rtl_agent.sft_data', fromlist=['NGRAM']).NGRAM}-grams found anywhere in "
-                 f"`{a.split_by_overlap}` (every pair built, not only those trained on).\n\n"
-                 + md_table(pd.DataFrame(split_rows(shares, runs))) + "\n\nProblems with share >= 20%: "
+                 f"{NGRAM}-grams found anywhere in `{a.split_by_overlap}` (every pair built, not only those trained "
+                 "on).\n\n" + md_table(pd.DataFrame(split_rows(shares, runs))) + f"\n\nProblems with share >= {CUT:.0%}: "
                  + (", ".join(f"{p} {shares[p]:.2f}" for p in high) or "none") + ".\n")
     text += f"\nMachine: load average {os.getloadavg()[0]:.1f} at the end. {a.note}\n"
     (RESULTS / f"{a.name}.md").write_text(text)

@@ -248,6 +248,20 @@ def ngrams(text: str, n=NGRAM) -> set:
     return {" ".join(t[i:i + n]) for i in range(len(t) - n + 1)}
 
 
+def train_ngrams(pairs: list) -> set:
+    """Every n-gram of the pairs' answers as trained (prefill + answer)."""
+    return set().union(*(ngrams(p["prefill"] + p["answer"]) for p in pairs)) if pairs else set()
+
+
+def item_shares(items: dict, train: set) -> dict:
+    """{item name: the fraction of its n-grams found in train}."""
+    out = {}
+    for name, t in items.items():
+        g = ngrams(t)
+        out[name] = len(g & train) / len(g) if g else 0.0
+    return out
+
+
 def overlap(pairs: list, evals: dict, drop_at=DROP_AT) -> tuple[list, dict]:
     """(kept pairs, report). A pair is dropped when its answer's text is an evaluation item's (hash) or
     when >= drop_at of its answer's n-grams occur in one evaluation item. The report also gives, per
@@ -277,13 +291,10 @@ def overlap(pairs: list, evals: dict, drop_at=DROP_AT) -> tuple[list, dict]:
             continue
         worst = max(worst, share)
         kept.append(p)
-    train = set().union(*(ngrams(p["prefill"] + p["answer"]) for p in kept)) if kept else set()
+    train = train_ngrams(kept)
     per_suite = {}
     for s, items in evals.items():
-        shares = []
-        for t in items.values():
-            g = ngrams(t)
-            shares.append(len(g & train) / len(g) if g else 0.0)
+        shares = list(item_shares(items, train).values())
         per_suite[s] = {"items": len(items), "max_share": round(max(shares, default=0), 3),
                         "items_ge_50pct": sum(x >= 0.5 for x in shares),
                         "items_ge_20pct": sum(x >= 0.2 for x in shares)}
