@@ -547,7 +547,8 @@ def _rename(r, spec, ports, widths, variants, clock, reset, share):
             [sub(v) for v in variants], table.get(clock, clock), table.get(reset, reset))
 
 
-# the 23 families of the bundled adapter; "all" adds the 10 of SFT run v5, which measured worse (sft_eval_v5.md)
+# the 23 families of the bundled adapter; "all" adds the 10 of SFT run v5, which measured worse (sft_eval_v5.md).
+# Append new families: designs() draws in this order, so an insertion changes every later family's data.
 BASE = tuple(list(FAMILIES)[:23])
 
 
