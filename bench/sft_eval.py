@@ -32,7 +32,8 @@ def regress(suite, adapter, designs, a) -> Path:
     if (out / "results.csv").is_file() and len(pd.read_csv(out / "results.csv")) == want:
         return out          # finished earlier: no model start-up just to read it back
     cmd = [sys.executable, "-m", "rtl_agent.cli", "regress", "--suite", suite, "--policy", a.policy,
-           "--adapter", adapter, "-n", str(a.n), "-k", "1,5", "--max-tokens", str(a.max_tokens), "--jobs", "2",
+           "--adapter", adapter, "-n", str(a.n), "-k", "1,5", "--max-tokens", str(a.max_tokens),
+           "--temperature", str(a.temperature), "--jobs", "2",
            "--out", str(out)] + (["--designs", ",".join(designs)] if designs else [])
     print(" ".join(cmd), flush=True)
     subprocess.run(cmd, check=True, cwd=ROOT)
@@ -127,6 +128,7 @@ def main(argv=None) -> int:
     ap.add_argument("--every", type=int, default=1, help="VerilogEval: every k-th problem (default all 156)")
     ap.add_argument("-n", type=int, default=5)
     ap.add_argument("--max-tokens", type=int, default=384)
+    ap.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8, top-p 0.95)")
     ap.add_argument("--policy", default="vllm:default")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "sft_eval"),
                     help="regress run folders (samples are reused from there: a new adapter needs a new folder)")
@@ -151,7 +153,7 @@ def main(argv=None) -> int:
     ids = {ad: policy_adapter(a.policy, ad) for ad in a.adapters.split(",")}
     ve = f"every {a.every}th problem ({len(subset(a.every))} of 156)" if a.every > 1 else "all 156 problems"
     text = header("SFT adapter: spec -> RTL with and without it", {
-        "policy": f"{a.policy} (CPU), temperature 0.8, top-p 0.95, seed 0, {a.n} samples per design, "
+        "policy": f"{a.policy} (CPU), temperature {a.temperature:g}, top-p 0.95, seed 0, {a.n} samples per design, "
                   f"max {a.max_tokens} tokens, answer prefilled with the fence and the module header built from the "
                   "task's ports (prompts.rtl_prefill, as regress does)",
         "adapters": ", ".join(f"{k} = {v}" for k, v in ids.items()),

@@ -79,3 +79,12 @@ def test_killed_regression_resumes(tmp_path):
     assert f"resuming: {len(done)} design(s) already finished" in " ".join(r.stdout.split())
     assert all((out / "designs" / n).stat().st_mtime_ns == m for n, m in done.items())   # not re-evaluated
     assert len(list(csv.DictReader(open(out / "results.csv")))) == 7
+
+
+def test_run_folder_refuses_another_temperature(tmp_path):
+    from rtl_agent.commands.regress import _same_policy
+    _same_policy(tmp_path, "vllm:default", "default@x")          # sampled at 0.8: says nothing, as older folders
+    assert json.loads((tmp_path / "policy.json").read_text()) == {"policy": "vllm:default", "adapter": "default@x"}
+    _same_policy(tmp_path, "vllm:default", "default@x", 0.8)
+    with pytest.raises(ValueError, match="temperature"):
+        _same_policy(tmp_path, "vllm:default", "default@x", 0.2)
