@@ -1,6 +1,8 @@
 """Where regression candidates come from: the reference, a folder of files, or a model."""
 from pathlib import Path
 
+TEMPERATURE = 0.8     # every regression before --temperature existed sampled at this
+
 
 class ReferencePolicy:
     """The harness sanity check: the reference RTL itself, one sample."""
@@ -46,7 +48,7 @@ class ModelPolicy:
     """Samples from an LLM policy with the spec->RTL prompt; samples are saved so a resumed run reuses them."""
     parallel_ok = False
 
-    def __init__(self, spec: str, temperature=0.8, max_tokens=512, seed=0, adapter="default"):
+    def __init__(self, spec: str, temperature=TEMPERATURE, max_tokens=512, seed=0, adapter="default"):
         from rtl_agent.policy import make_policy   # lazy: torch is heavy
         self.policy = make_policy(spec, adapter=adapter)
         self.name = spec

@@ -33,8 +33,8 @@ def register(sub):
     p.add_argument("--designs", default=None, help="comma list: only these designs")
     p.add_argument("--equiv", action="store_true", help="also require equivalence with the reference to pass")
     p.add_argument("--max-tokens", type=int, default=512, help="model policies: tokens per sample")
-    p.add_argument("--temperature", type=float, default=0.8,
-                   help="model policies: sampling temperature (default 0.8; top-p stays 0.95)")
+    p.add_argument("--temperature", type=float, default=candidates.TEMPERATURE,
+                   help=f"model policies: sampling temperature (default {candidates.TEMPERATURE}; top-p stays 0.95)")
     p.add_argument("--adapter", default="default",
                    help="model policies: SFT adapter merged into the model (default: the bundled Verilog adapter for "
                         "the bundled model; none: off; or a folder from `rtl-agent sft`)")
@@ -47,11 +47,12 @@ def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_")[:60]
 
 
-def _same_policy(out: Path, policy: str, adapter: str, temperature: float = 0.8):
+def _same_policy(out: Path, policy: str, adapter: str, temperature: float = candidates.TEMPERATURE):
     """A run folder keeps the samples of one policy, adapter and temperature: resuming it with another is refused."""
     f = out / "policy.json"
-    # folders from before --temperature existed were all sampled at 0.8 and say nothing
-    want = {"policy": policy, "adapter": adapter, **({"temperature": temperature} if temperature != 0.8 else {})}
+    # folders from before --temperature existed were all sampled at the default and say nothing
+    want = {"policy": policy, "adapter": adapter,
+            **({"temperature": temperature} if temperature != candidates.TEMPERATURE else {})}
     if f.is_file():
         got = json.loads(f.read_text())
         if got != want:
@@ -69,7 +70,7 @@ def run(args) -> int:
     n = 1 if args.policy == "reference" else args.n
     tag = f"-{_slug(adapter.split('@')[0])}" if adapter != "none" else ""
     out = Path(args.out or f"runs/regress/{_slug(Path(args.suite).name)}-{_slug(args.policy)}{tag}-{args.pdk or 'taskpdk'}")
-    _same_policy(out, args.policy, adapter, args.temperature if model else 0.8)
+    _same_policy(out, args.policy, adapter, args.temperature if model else candidates.TEMPERATURE)
     pol = candidates.make(args.policy, **({"max_tokens": args.max_tokens, "adapter": args.adapter,
                                            "temperature": args.temperature} if model else {}))
     ex = executor.from_args(args, jobs=args.jobs if pol.parallel_ok else 1)
