@@ -66,7 +66,7 @@ assert {"extract", *STAGES} <= set(PENALTIES), "a penalty for every stage of eda
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
-               "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven")
+               "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header")
 
 
 @dataclass
@@ -105,6 +105,10 @@ class OptimizeConfig:
     prefill: bool = True              # start the answer (fence + module header / SEARCH marker) where the
                                       # backend can continue an assistant turn
     repair: int = 1                   # re-prompts of an edit that does not apply (with its error)
+    line_edit: bool = True            # a prefilled one-line SEARCH gets a one-line replacement (the sample stops at
+                                      # the line's end): the bundled model's next lines were mostly junk that failed
+                                      # lint (bench/results/optimize_actions_line.md)
+    header: bool = True               # a prefilled full rewrite starts with the parent's own module header
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
 
     def run_dir(self) -> Path:
@@ -195,13 +199,15 @@ class OptimizeEnv(Environment):
             n, window = Policy.count_tokens(Policy(), msgs), 8192
         return n, window - self.cfg.max_tokens - 16
 
-    def _prefill(self, action: str, spec: bool = False) -> str:
+    def _prefill(self, action: str, spec: bool = False, parent: str | None = None) -> str:
         from rtl_agent import prompts
         if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
             return ""
         if spec:                        # writing from the spec: the task's interface is the header
             return prompts.rtl_prefill(self.task.top, self.task.ports)
-        return prompts.prefill_for(action, self.task.top)
+        head = prompts.parent_header(parent, self.task.top) if parent and action == "full" and self.cfg.header \
+            else None
+        return f"```verilog\n{head}" if head else prompts.prefill_for(action, self.task.top)
 
     def settings(self) -> dict:
         from rtl_agent.policy import policy_adapter
@@ -212,7 +218,8 @@ class OptimizeEnv(Environment):
                 "observe": self.task.observe.to_dict() if self.task.observe else None}
 
     def legacy_settings(self) -> dict:
-        return {"adapter": "none", "observe": None}     # runs from before adapters and don't-care rules
+        # runs from before adapters, don't-care rules, one-line edits and header prefill
+        return {"adapter": "none", "observe": None, "line_edit": False, "header": False}
 
     def _eval(self, code: str) -> dict:
         t = self.task
@@ -291,20 +298,26 @@ class OptimizeEnv(Environment):
         if view.mode == "focus":
             action = "diff"            # a region is edited, never rewritten whole
         n, budget = self._fits(msgs)
-        pre = self._prefill(action)
-        target = None
+        pre = self._prefill(action, parent=p["code"])
+        target, stop = None, self._stop(action, pre)
         if pre and action == "diff":
             # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
             # first, chosen by the group's seed), so the model writes only its replacement
             cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
             if cand:
                 target = random.Random(seed).choice(cand)
-                pre += p["code"].splitlines()[target] + "\n=======\n"
+                line = p["code"].splitlines()[target]
+                pre += line + "\n=======\n"
+                stop = ">>>>>>> REPLACE"
+                if self.cfg.line_edit:    # one line for one line, at the statement's own indentation
+                    pre += line[:len(line) - len(line.lstrip())]
+                    stop = "\n"
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
                       "region": list(view.region) if view.region else None,
-                      "target_line": None if target is None else target + 1},
-                     ">>>>>>> REPLACE" if target is not None else self._stop(action, pre))
+                      "target_line": None if target is None else target + 1,
+                      **({"line_edit": True} if target is not None and self.cfg.line_edit else {})},
+                     stop)
 
     def _stop(self, action: str, prefill: str):
         """An edit ends at the closing fence when the prefill opened it, else after its first block;
@@ -344,6 +357,8 @@ class OptimizeEnv(Environment):
             out["code"] = self._verilog(text)
         else:
             region = tuple(info["region"]) if info.get("region") else None
+            if info.get("line_edit"):   # the sample stopped at its line's end: close the block
+                text = text.rstrip("\n") + "\n>>>>>>> REPLACE\n```"
             res = edits.apply_blocks(parent, edits.parse_blocks(text), region=region)
             prompt = group.prompt
             for _ in range(self.cfg.repair if self.resample is not None else 0):

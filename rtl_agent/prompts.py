@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from eda.hdl import strip_comments
 from eda.report import is_failure
 
 SYSTEM = ("You are an expert digital hardware engineer. Answer with one complete synthesizable "
@@ -99,6 +100,30 @@ def module_header(top: str, ports) -> str | None:
         kind = " reg" if d == "output" else ""
         rows.append(f"  {d}{kind}{' signed' if sg else ''}{f' [{w - 1}:0]' if w > 1 else ''} {name}")
     return f"module {top} (\n" + ",\n".join(rows) + "\n);\n" if rows else None
+
+
+def header_end(code: str, top: str) -> int | None:
+    """Index just past the ANSI header `module top (...);` of code, or None (parameters, non-ANSI ports)."""
+    m = re.search(rf"\bmodule\s+{re.escape(top)}\b\s*", code)
+    if not m or code[m.end():m.end() + 1] != "(":
+        return None
+    depth = 0
+    for i in range(m.end(), len(code)):
+        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        if code[i] == ";" and depth == 0:
+            body = code[i + 1:]
+            return None if re.search(r"^\s*(input|output|inout)\b", strip_comments(body), re.M) else i + 1
+    return None
+
+
+def parent_header(code: str, top: str) -> str | None:
+    """The parent's own ANSI header, `module top (...);` and a newline, or None where it has none: the
+    prefill of a full rewrite, which must keep the ports, so a small model writes only the body."""
+    end = header_end(code, top)
+    if end is None:
+        return None
+    m = re.search(rf"\bmodule\s+{re.escape(top)}\b", code)
+    return code[m.start():end] + "\n"
 
 
 def rtl_prefill(top: str, ports=None) -> str:

@@ -39,25 +39,11 @@ def _body_after(code: str, prefill_tail: str) -> str:
     return code[i + len(prefill_tail):].rstrip() + "\n```"
 
 
-def _header_end(code: str, top: str) -> int | None:
-    """Index just past the ANSI header `module top (...);` of code, or None (parameters, non-ANSI ports)."""
-    m = re.search(rf"\bmodule\s+{re.escape(top)}\b\s*", code)
-    if not m or code[m.end():m.end() + 1] != "(":
-        return None
-    depth = 0
-    for i in range(m.end(), len(code)):
-        depth += {"(": 1, ")": -1}.get(code[i], 0)
-        if code[i] == ";" and depth == 0:
-            body = code[i + 1:]
-            return None if re.search(r"^\s*(input|output|inout)\b", strip_comments(body), re.M) else i + 1
-    return None
-
-
 def rtl_pair(source, spec, top, ports, code, typed=None) -> dict:
     """spec -> module. With typed ports [(name, dir, width, signed)] the answer is prefilled with the header
     built from them (as regress and optimize --from-spec do) and the pair teaches the body only."""
     msgs = prompts.rtl_prompt(spec, top, ports)
-    end = _header_end(code, top) if typed else None
+    end = prompts.header_end(code, top) if typed else None
     if end is not None:
         pre = prompts.rtl_prefill(top, typed)
         return example("rtl", source, msgs, pre, code[end:].lstrip("\n").rstrip() + "\n```")
@@ -93,6 +79,40 @@ def edit_pairs(source, spec, top, parent, report, child) -> list:
         pre = prompts.prefill_for("diff", top)
         out.append(example("edit-diff", source, prompts.edit_prompt(spec, view, report, top, "diff"), pre,
                            blocks[len("<<<<<<< SEARCH\n"):] + "```"))
+    return out
+
+
+def line_pairs(pairs: list, seed=0, per_parent=2) -> list:
+    """One-line edit pairs (kind edit-line) from the edit-diff pairs' prompts: the optimize job's one-line
+    edit format (SEARCH prefilled with one statement of the parent, the answer its replacement line), with
+    a behaviour-preserving rewrite of that statement (rtl_agent.rewrites) as the answer."""
+    import random
+
+    from rtl_agent.edits import targets
+    from rtl_agent.rewrites import rewrite_line
+    rng, out, seen = random.Random(seed), [], set()
+    for p in pairs:
+        if p["kind"] != "edit-diff":
+            continue
+        m = re.search(r"Current design:\n```verilog\n(.*?)\n```", p["messages"][-1]["content"], re.S)
+        if not m:
+            continue
+        if m.group(1) in seen:      # a parent appears once per child it has
+            continue
+        seen.add(m.group(1))
+        lines = m.group(1).splitlines()
+        got = 0
+        for i in targets(m.group(1)):
+            new = rewrite_line(lines[i], rng)
+            if new is None:
+                continue
+            ind = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+            out.append(example("edit-line", p["source"], p["messages"],
+                               prompts.prefill_for("diff", "") + lines[i] + "\n=======\n" + ind,
+                               new[len(ind):] + "\n"))
+            got += 1
+            if got == per_parent:
+                break
     return out
 
 

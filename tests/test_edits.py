@@ -187,18 +187,37 @@ def test_count_tokens_and_context_window(model):
 
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_prefilled_edit_writes_only_the_replacement(tmp_path):
-    """With prefill, a diff's SEARCH part is one statement of the parent: the model writes its replacement."""
+    """With prefill, a diff's SEARCH part is one statement of the parent: the model writes its replacement,
+    one line at the statement's indentation (line_edit), or a block when line_edit is off."""
     from rtl_agent.optimize import OptimizeConfig
     from training.store import RunStore
-    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, edit="diff",
+    head = "<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n"
+    for line_edit, answer in ((True, "assign {cout, sum} = cin + b + a;\n"),
+                              (False, "    assign {cout, sum} = cin + a + b;\n")):
+        cfg = OptimizeConfig(task="adder16", out=str(tmp_path / f"run{line_edit}"), steps=1, batch=1, group=1,
+                             edit="diff", train=False, workers=1, line_edit=line_edit)
+        pol = ScriptedPolicy([answer])
+        _run(cfg, pol)
+        assert pol.calls[0]["prefill"].endswith(head + ("    " if line_edit else ""))
+        assert pol.calls[0]["stop"] == (["\n"] if line_edit else [">>>>>>> REPLACE"])
+        with RunStore(tmp_path / f"run{line_edit}" / "run.sqlite") as st:
+            (row,) = st.candidates(1)
+        assert row["status"] == "pass" and answer.strip() in row["text"] and row["report"]["target_line"] == 9
+
+
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_full_rewrite_prefilled_with_the_parent_header(tmp_path):
+    from rtl_agent.optimize import OptimizeConfig
+    from training.store import RunStore
+    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, edit="full",
                          train=False, workers=1)
-    pol = ScriptedPolicy(["    assign {cout, sum} = cin + b + a;\n"])
+    pol = ScriptedPolicy(["    assign {cout, sum} = b + a + cin;\nendmodule\n```"])
     _run(cfg, pol)
-    assert pol.calls[0]["prefill"].endswith("<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n")
-    assert pol.calls[0]["stop"] == [">>>>>>> REPLACE"]      # one block: the prefilled one
+    pre = pol.calls[0]["prefill"]
+    assert pre.startswith("```verilog\nmodule adder16 (\n") and pre.endswith("output        cout\n);\n")
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
         (row,) = st.candidates(1)
-    assert row["status"] == "pass" and "cin + b + a" in row["text"] and row["report"]["target_line"] == 9
+    assert row["status"] == "pass" and "b + a + cin" in row["text"]
 
 
 # ---- the OpenAI-compatible backend: prefill through continue_final_message, or a note ---------------

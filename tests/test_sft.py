@@ -51,6 +51,7 @@ def test_diff_answers_apply_to_their_parent():
 
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_generated_variants_are_verified():
+    from eda.flow import evaluate
     from rtl_agent.sft_gen import designs
     d = next(x for x in designs(seed=1, per_family=1) if x.family == "constmul")
     ok = sft_data._check_design(d, "nangate45")
@@ -62,6 +63,14 @@ def test_generated_variants_are_verified():
     assert kinds == {"edit-full", "edit-diff"}
     diff = next(p for p in pairs if p["kind"] == "edit-diff")
     assert apply_blocks(ok[0][0], parse_blocks(diff["prefill"] + diff["answer"])).applied
+    # one-line edit pairs: the prefill is the optimize job's (SEARCH = one statement), the answer its rewrite
+    lines = sft_data.line_pairs(pairs)
+    assert lines and all(p["kind"] == "edit-line" and p["messages"] == diff["messages"] for p in lines)
+    for p in lines:
+        res = apply_blocks(ok[0][0], parse_blocks(p["prefill"] + p["answer"] + ">>>>>>> REPLACE\n"))
+        assert res.applied and res.code != ok[0][0]
+        rep = evaluate({f"{d.top}.v": res.code}, d.top, ref={f"{d.top}.v": ok[0][0]}, stages=("lint", "equiv"))
+        assert rep.status == "pass", p["answer"]
 
 
 @pytest.mark.slow

@@ -68,6 +68,12 @@ def register(sub):
                    help="do not start the answer for the model (by default the answer begins with the code fence "
                    "and `module <top>` or a SEARCH marker, on backends that can continue an assistant turn)")
     p.add_argument("--repair", type=int, default=1, help="re-prompts of an edit that does not apply (default 1)")
+    p.add_argument("--no-line-edit", dest="line_edit", action="store_false",
+                   help="let the replacement of a prefilled one-line SEARCH run over several lines (by default the "
+                   "sample stops at the line's end: one statement for one statement)")
+    p.add_argument("--no-header", dest="header", action="store_false",
+                   help="start a prefilled full rewrite with `module <top>` only (by default with the parent's own "
+                   "port header, so the model writes the body)")
     p.add_argument("--workers", type=int, default=2, help="parallel EDA evaluations (default 2)")
     p.add_argument("--quiet", action="store_true", help="no live view; print one line per step")
     suite_jobs.add_arguments(p)   # --suite, --executor local|ray, --ray-address (issue #17)
@@ -88,6 +94,7 @@ def config_from_args(args):
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
                           eps0=math.log(2) if args.eps is None else args.eps, workers=args.workers,
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
+                          line_edit=args.line_edit, header=args.header,
                           accept_unproven=args.accept_unproven,
                           **({"edit": args.edit} if args.edit else {}))
 

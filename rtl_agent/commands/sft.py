@@ -8,7 +8,8 @@ from pathlib import Path
 
 DESCRIPTION = """\
 Fine-tunes a LoRA adapter on chat pairs in the formats the jobs send: spec -> module, design + EDA report
--> edited design (full and SEARCH/REPLACE), design -> stimulus. Pairs come from generated small designs
+-> edited design (full, SEARCH/REPLACE, and one-line edits whose answer is a behaviour-preserving rewrite of a
+statement: rtl_agent/rewrites.py), design -> stimulus. Pairs come from generated small designs
 (each variant linted, proven equivalent and synthesized first), the RTL files/folders given with --data
 (split into modules) and the project's tasks. RTLLM and VerilogEval are refused; the overlap of what is
 left with both (hash and token n-grams) is in OUT/manifest.json.
@@ -20,6 +21,7 @@ loss.csv and loss.png. Checkpoints go to OUT/checkpoint; re-run the same command
 EXAMPLES = """examples:
   rtl-agent sft --data ../shared/corpus --out runs/sft/verilog
   rtl-agent sft --out runs/sft/quick --per-family 1 --max-steps 3 --no-tasks
+  rtl-agent sft --out runs/sft/edit --init default --kinds edit-line,edit-diff --max-len 1024   # continue the bundled one
   rtl-agent regress --suite verilog-eval --policy vllm:default --adapter runs/sft/verilog
 """
 
@@ -41,8 +43,11 @@ def register(sub):
     p.add_argument("--batch-tokens", type=int, default=2048, help="tokens (prompt + answer) per step (default 2048)")
     p.add_argument("--max-len", type=int, default=512, help="drop pairs longer than this many tokens (default 512)")
     p.add_argument("--max-steps", type=int, default=None, help="at most this many steps (the schedule shrinks to fit)")
-    p.add_argument("--kinds", default="rtl,edit-diff,edit-full,stim",
-                   help="pair kinds to train on (default all: rtl,edit-diff,edit-full,stim)")
+    p.add_argument("--kinds", default="rtl,edit-diff,edit-full,edit-line,stim",
+                   help="pair kinds to train on (default all: rtl,edit-diff,edit-full,edit-line,stim)")
+    p.add_argument("--init", default=None, metavar="ADAPTER",
+                   help="start from this adapter's weights instead of a fresh LoRA ('default': the bundled one, or a "
+                   "folder); its rank must match --lora-r")
     p.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
     p.add_argument("--lora-r", type=int, default=8, help="LoRA rank (default 8; vLLM serves up to 8)")
     p.add_argument("--seed", type=int, default=0)
@@ -66,6 +71,8 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
         log(f"reusing the pairs in {cache}")
         pairs = [json.loads(x) for x in cache.read_text().splitlines()]
         meta.update(json.loads((out / "data_meta.json").read_text()))
+        if not any(p["kind"] == "edit-line" for p in pairs):     # a cache from before one-line edits
+            pairs += sft_data.line_pairs(pairs, args.seed)
         return pairs, meta
     pairs = []
     if args.per_family:
@@ -75,6 +82,7 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
     pairs += sft_data.file_pairs(files)
     if args.tasks:
         pairs += sft_data.task_pairs()
+    pairs += sft_data.line_pairs(pairs, args.seed)
     pairs, meta["overlap"] = sft_data.overlap(pairs, evals)
     log(f"overlap check: dropped {meta['overlap']['dropped']}; " + "; ".join(
         f"{s}: {v['items_ge_50pct']}/{v['items']} items share >=50% of their {sft_data.NGRAM}-grams (max {v['max_share']})"
@@ -139,6 +147,13 @@ def run(args) -> int:
     torch.manual_seed(args.seed)            # the LoRA's initial weights
     pol = HFPolicy(args.model, lora_r=args.lora_r, lora_alpha=2 * args.lora_r, threads=args.threads,
                    base_adapter=None, micro_batch=2)
+    init = None
+    if args.init:
+        from rtl_agent.policy.models import adapter_id, resolve_adapter
+        init = adapter_id(args.init)
+        if resolve_adapter(args.init) is None:
+            raise ValueError(f"--init {args.init}: no such adapter")
+        pol.load_adapter(resolve_adapter(args.init))
     want = set(args.kinds.split(","))
     seqs, kept = tokenize(pol, [p for p in pairs if p["kind"] in want], args.max_len)
     if not seqs:
@@ -153,7 +168,7 @@ def run(args) -> int:
     console.print(f"{len(seqs)} pairs ({meta['pairs']['prompt_tokens']} prompt + {meta['pairs']['answer_tokens']} "
                   f"answer tokens); by kind {kinds}")
     settings = {"model": args.model, "kinds": sorted(want), "lora_r": args.lora_r, "epochs": args.epochs, "max_len": args.max_len,
-                "max_steps": args.max_steps,
+                "max_steps": args.max_steps, **({"init": init} if init else {}),
                 "data_sha": hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16]}
     with Progress(TextColumn("[bold]sft[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("loss {task.fields[loss]}"), console=console) as prog:
@@ -163,7 +178,7 @@ def run(args) -> int:
                       on_step=lambda s, n, st: prog.update(bar, completed=s, total=n, loss=f"{st['loss']:.3f}"))
     _save_small(pol, out)
     plot(out / "loss.csv", out / "loss.png")
-    meta["training"] = {**res, "threads": args.threads, "lr": args.lr, "batch_tokens": args.batch_tokens,
+    meta["training"] = {**res, "init": init, "threads": args.threads, "lr": args.lr, "batch_tokens": args.batch_tokens,
                         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
                         "wall_s_this_invocation": round(time.monotonic() - t0, 1)}
     meta["adapter_sha256"] = _sha(out / "adapter_model.safetensors")

@@ -1,0 +1,139 @@
+"""Behaviour-preserving rewrites of one Verilog statement line (`assign x = e;`, `x = e;`, `x <= e;`), for
+the one-line edit pairs of `rtl-agent sft` (kind edit-line): they teach the shape of an answer that keeps
+the design equivalent. Each rule is sound for two-state logic by the language's own rules; the EDA checks
+still judge every candidate the model writes."""
+from __future__ import annotations
+
+import random
+import re
+
+_LINE = re.compile(r"^(\s*)((?:assign\s+)?[^=<>!]*?(?:<=|=))(?!=)(\s*)(.*?);(\s*(?://.*)?)$")
+_COMMUTE = ("&&", "||", "==", "!=", "+", "*", "&", "|", "^")
+_ZERO = r"(?:\d*'[dhb]0+|0)"
+_ATOM = r"[A-Za-z_]\w*(?:\[[^\]]+\])?"
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def _top_ops(e: str) -> list[tuple[int, str]]:
+    """(index, operator) of the binary operators at bracket depth 0 (unary ones skipped)."""
+    out, depth, i, prev = [], 0, 0, ""
+    ops = ("&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "+", "-", "*", "/", "%", "&", "|", "^", "<", ">",
+           "?", ":", "~")
+    while i < len(e):
+        c = e[i]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+        elif c == "'":                       # a sized literal: 8'hFF, 4'b1010
+            m = re.match(r"'[sS]?[dhbo][0-9a-fA-FxXzZ_]+", e[i:])
+            if m:
+                i += len(m.group(0))
+                prev = "a"
+                continue
+        elif not c.isspace() and depth == 0:
+            op = next((o for o in ops if e.startswith(o, i)), None)
+            if op:
+                if prev in ("a", ")") and op != "~":   # binary: follows an operand
+                    out.append((i, op))
+                prev = "op"
+                i += len(op)
+                continue
+        if not c.isspace():
+            prev = ")" if c in _CLOSE else ("a" if depth == 0 or c in _CLOSE else prev)
+            if c.isalnum() or c == "_":
+                prev = "a"
+        i += 1
+    return out
+
+
+_LEVEL = {"*": 9, "/": 9, "%": 9, "+": 8, "-": 8, "<<": 7, ">>": 7, "<": 6, "<=": 6, ">": 6, ">=": 6,
+          "==": 5, "!=": 5, "&": 4, "^": 3, "|": 2, "&&": 1, "||": 0}
+
+
+def commute(e: str) -> str | None:
+    """Rotate the operands of the loosest-binding top-level operator when it is commutative and associative
+    (`x + y*z` -> `y*z + x`, `a | b | c` -> `c | a | b`; `==`/`!=` only alone)."""
+    ops = _top_ops(e)
+    if not ops or any(o in "?:" for _, o in ops):
+        return None
+    low = min(_LEVEL[o] for _, o in ops)
+    cut = [(i, o) for i, o in ops if _LEVEL[o] == low]
+    kinds = {o for _, o in cut}
+    if len(kinds) != 1 or not kinds <= set(_COMMUTE) or (len(cut) > 1 and kinds & {"==", "!="}):
+        return None
+    op, idx = cut[0][1], [i for i, _ in cut]
+    parts = [e[a:b].strip() for a, b in zip([0] + [i + len(op) for i in idx], idx + [len(e)])]
+    if not all(parts) or len(set(parts)) == 1:
+        return None
+    return f" {op} ".join(parts[-1:] + parts[:-1])
+
+
+def literal(e: str) -> str | None:
+    """A sized binary or hex literal written in decimal (`4'b0000` -> `4'd0`, `8'hFF` -> `8'd255`); the same
+    width and value. The first such literal only."""
+    m = re.search(r"(\d+)'([bh])([0-9a-fA-F_]+)\b", e)
+    if not m:
+        return None
+    v = int(m.group(3).replace("_", ""), 2 if m.group(2) == "b" else 16)
+    return e[:m.start()] + f"{m.group(1)}'d{v}" + e[m.end():]
+
+
+def _inside(rule):
+    """The rule applied inside one wrapping pair of parentheses, `(x)` or `~(x)`, when it does not apply whole."""
+    def go(e: str) -> str | None:
+        new = rule(e)
+        if new is not None:
+            return new
+        m = re.fullmatch(r"([~!]?)\((.*)\)", e.strip(), re.S)
+        if m and not _top_ops(e.strip()[len(m.group(1)):]):     # one pair of parentheses wraps it all
+            inner = go(m.group(2).strip())
+            return f"{m.group(1)}({inner})" if inner is not None else None
+        return None
+    go.__name__ = rule.__name__
+    return go
+
+
+def zero_test(e: str) -> str | None:
+    """`x == 0` -> `~|x` and `x != 0` -> `|x`, for a signal or a select of one (alone or in parentheses)."""
+    m = re.fullmatch(rf"(\(?)\s*({_ATOM})\s*(==|!=)\s*{_ZERO}\s*(\)?)", e)
+    if not m or bool(m.group(1)) != bool(m.group(4)):
+        return None
+    red = ("~|" if m.group(3) == "==" else "|") + m.group(2)
+    return f"({red})" if m.group(1) else red
+
+
+def ternary(e: str) -> str | None:
+    """`c ? a : b` -> `!(c) ? b : a` for a top-level conditional whose arms hold no other one."""
+    ops = _top_ops(e)
+    q = [i for i, o in ops if o == "?"]
+    colon = [i for i, o in ops if o == ":"]
+    if len(q) != 1 or len(colon) != 1 or colon[0] < q[0]:
+        return None
+    c, a, b = e[:q[0]].strip(), e[q[0] + 1:colon[0]].strip(), e[colon[0] + 1:].strip()
+    if not (c and a and b) or a == b:
+        return None
+    if c.startswith("!") and not _top_ops(c[1:]):
+        c = c[1:].strip()
+    else:
+        c = f"!{c}" if c.startswith("(") and c.endswith(")") and not _top_ops(c) else f"!({c})"
+    return f"{c} ? {b} : {a}"
+
+
+RULES = tuple(_inside(r) for r in (commute, zero_test, ternary)) + (literal,)
+
+
+def rewrite_line(line: str, rng: random.Random) -> str | None:
+    """One statement line rewritten by a rule that applies (chosen by rng), keeping its indentation and
+    left-hand side, or None when none applies."""
+    m = _LINE.match(line)
+    if not m:
+        return None
+    ind, lhs, sp, rhs, tail = m.groups()
+    rules = list(RULES)
+    rng.shuffle(rules)
+    for rule in rules:
+        new = rule(rhs.strip())
+        if new and new != rhs.strip():
+            return f"{ind}{lhs}{sp or ' '}{new};"
+    return None
