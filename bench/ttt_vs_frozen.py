@@ -35,7 +35,8 @@ def run_one(task, mode, seed, a, base: Path) -> list[dict]:
     cfg = OptimizeConfig(task=task, out=str(out), steps=a.steps, batch=a.batch, group=a.group,
                          max_tokens=a.max_tokens, seed=seed, train=(mode == "ttt"), resume=True, backend=a.backend,
                          adapter=a.adapter,
-                         **({"edit": a.edit} if a.edit else {}), prefill=not a.no_prefill)
+                         **({"edit": a.edit} if a.edit else {}), prefill=not a.no_prefill,
+                         temperature=a.temperature)
     t0 = time.time()
     optimize(cfg)
     wall = time.time() - t0
@@ -60,7 +61,8 @@ def write_md(rows, a, tools, elapsed):
     steps = sorted({r["step"] for r in rows})
     lines = [f"# TTT vs frozen policy at the same sample budget ({date.today().isoformat()})", "",
              f"Model: bundled SmolLM2-135M-Instruct (backend {a.backend}, adapter {a.adapter}, CPU). Per run: {a.steps} steps x "
-             f"{a.batch} parent x {a.group} samples, max {a.max_tokens} tokens, temperature 0.8, stop at endmodule. "
+             f"{a.batch} parent x {a.group} samples, max {a.max_tokens} tokens, temperature {a.temperature}; a sample "
+             "stops at endmodule (full rewrite) or at its line's end (one-line edit). "
              f"Seeds {', '.join(map(str, range(a.seeds)))}. Same seeds in both modes, so step 1 (before any update) "
              f"is the same draw. Machine: 2 CPU cores, shared with other jobs. Wall time {elapsed / 60:.1f} min.",
              f"Action: {a.edit or 'OptimizeConfig default'}, answer prefill {'off' if a.no_prefill else 'on'}. "
@@ -178,6 +180,7 @@ def main(argv=None) -> int:
     ap.add_argument("--max-tokens", type=int, default=128)
     ap.add_argument("--edit", default=None, choices=("full", "diff", "mixed"),
                     help="action format (default: OptimizeConfig's; bench/results/optimize_actions.md picks it)")
+    ap.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
     ap.add_argument("--no-prefill", action="store_true", help="do not start the model's answer")
     ap.add_argument("--adapter", default="default", help="SFT adapter: default (the bundled one), none, or a folder")
     ap.add_argument("--backend", default="hf", choices=("hf", "vllm"),

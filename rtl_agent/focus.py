@@ -60,6 +60,9 @@ def interface(code: str, top: str) -> str:
     return code[m.start():m.start() + 2000]
 
 
+_DECL = re.compile(r"^\s*(?:input|output|inout|wire|reg|logic|integer|genvar|parameter|localparam)\b|^\s*//")
+
+
 def choose(code: str, top: str, report: dict | None, fits) -> View:
     """The whole design if fits(View) says so, else the largest focus window around the critical
     path's names for which fits(View) holds (at least 10 lines; fits is called O(log n) times)."""
@@ -69,7 +72,9 @@ def choose(code: str, top: str, report: dict | None, fits) -> View:
     if fits(whole):
         return whole
     names = path_names(report)
-    score = [sum(1 for w in names if re.search(r"\b" + re.escape(w) + r"\b", ln)) for ln in lines]
+    # declarations name every signal of the path, in one block: only logic lines count
+    score = [0 if _DECL.match(ln) else sum(1 for w in names if re.search(r"\b" + re.escape(w) + r"\b", ln))
+             for ln in lines]
     if any(score):
         # the densest 40-line stretch of hits is the centre
         win = 40

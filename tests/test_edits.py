@@ -78,6 +78,19 @@ def test_focus_whole_when_it_fits_else_region_on_critical_path():
     assert big.splitlines()[a - 1:b] == v.code.splitlines() and "crit_sum" in v.hits
 
 
+def test_focus_centres_on_logic_not_on_declarations():
+    """A block of declarations names every path signal at once; the focus goes to the statements."""
+    decl = "".join(f"  wire [7:0] crit_sum{i};\n" for i in range(8))
+    fill = "".join(f"  wire m{i} = a[{i % 8}];\n" for i in range(200))
+    logic = "".join(f"  assign crit_sum{i} = a + {i};\n" for i in range(8))
+    big = "module top(input [7:0] a, output [7:0] y);\n" + decl + fill + logic + fill + "endmodule\n"
+    rep = {"stages": {"sta": {"data": {"startpoint": "a[0]", "endpoint": "y[7]", "critical_path":
+                                       " ".join(f"crit_sum{i}/Y (NAND2_X1)" for i in range(8))}}}}
+    v = focus.choose(big, "top", rep, lambda v: len(v.code) < 1500)
+    assert "assign crit_sum3" in v.code and "wire [7:0] crit_sum3" not in v.code
+    assert edits.targets(big, focus.path_names(rep), v.region)
+
+
 def test_has_variance():
     assert not has_variance([-1.0, -1.0]) and not has_variance([0.3]) and has_variance([-1.0, -0.8])
 

@@ -159,3 +159,18 @@ def test_renamed_ports_stay_consistent():
                 assert re.search(rf"\b{n}\b", code.split(");")[0]), (d.family, n)
     d = next(x for x in ds if x.family == "mux4" and "d0" not in x.ports)     # 2'd0 must stay 2'd0
     assert len(sft_data._check_design(d, "nangate45")) == len(d.variants)
+
+
+@pytest.mark.slow
+@pytest.mark.requires(modules=("torch", "transformers", "peft"), model=True)
+def test_sft_cli_continues_from_an_adapter(tmp_path):
+    """`rtl-agent sft --init default` starts from the bundled adapter's weights and says so in the manifest."""
+    from rtl_agent.cli import main
+    src = tmp_path / "src" / "and2.v"
+    src.parent.mkdir()
+    src.write_text("// y is a AND b.\nmodule and2 (input a, input b, output y);\n  assign y = a & b;\nendmodule\n")
+    out = tmp_path / "ad"
+    assert main(["sft", "--data", str(src.parent), "--out", str(out), "--per-family", "0", "--no-tasks",
+                 "--kinds", "rtl", "--max-steps", "1", "--init", "default", "--threads", "2"]) == 0
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["training"]["init"].startswith("smollm2-verilog@") and man["training"]["steps"] == 1
