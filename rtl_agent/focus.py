@@ -76,10 +76,12 @@ def choose(code: str, top: str, report: dict | None, fits) -> View:
     score = [0 if _DECL.match(ln) else sum(1 for w in names if re.search(r"\b" + re.escape(w) + r"\b", ln))
              for ln in lines]
     if any(score):
-        # the densest 40-line stretch of hits is the centre
+        # the densest 40-line stretch of hits holds the centre
         win = 40
         sums = [sum(score[i:i + win]) for i in range(0, max(1, n - win + 1))]
-        c = max(range(len(sums)), key=lambda i: sums[i]) + win // 2
+        i = max(range(len(sums)), key=lambda i: sums[i])
+        hits = [j for j in range(i, min(n, i + win)) if score[j]]
+        c = hits[len(hits) // 2]            # the middle hit: a small region still holds it
     else:
         c = n // 2
     iface = interface(code, top)

@@ -89,6 +89,8 @@ def test_focus_centres_on_logic_not_on_declarations():
     v = focus.choose(big, "top", rep, lambda v: len(v.code) < 1500)
     assert "assign crit_sum3" in v.code and "wire [7:0] crit_sum3" not in v.code
     assert edits.targets(big, focus.path_names(rep), v.region)
+    small = focus.choose(big, "top", rep, lambda v: len(v.code) < 300)      # a dozen lines: centred on the hits
+    assert "assign crit_sum" in small.code and edits.targets(big, focus.path_names(rep), small.region)
 
 
 def test_has_variance():

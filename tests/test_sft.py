@@ -174,3 +174,17 @@ def test_sft_cli_continues_from_an_adapter(tmp_path):
                  "--kinds", "rtl", "--max-steps", "1", "--init", "default", "--threads", "2"]) == 0
     man = json.loads((out / "manifest.json").read_text())
     assert man["training"]["init"].startswith("smollm2-verilog@") and man["training"]["steps"] == 1
+
+
+def test_bundled_adapters_by_name():
+    """`default` and `edit` name the two bundled adapters, for the bundled model only; optimize takes `edit`."""
+    from rtl_agent.optimize import OptimizeConfig
+    from rtl_agent.policy import policy_adapter
+    from rtl_agent.policy.models import DEFAULT_ADAPTER, EDIT_ADAPTER, adapter_id, resolve_adapter
+    assert resolve_adapter("default") == DEFAULT_ADAPTER and resolve_adapter("edit") == EDIT_ADAPTER
+    assert resolve_adapter("edit", model="/some/other/model") is None and resolve_adapter("none") is None
+    assert adapter_id("edit").startswith("smollm2-verilog-edit@") and adapter_id("edit") != adapter_id("default")
+    assert policy_adapter("openai:http://x", "edit") == "none"
+    assert OptimizeConfig(task="adder16").adapter == "edit"
+    man = json.loads((EDIT_ADAPTER / "manifest.json").read_text())
+    assert man["training"]["init"].startswith("smollm2-verilog@") and man["pairs"]["by_kind"] == {"edit-line": 314}

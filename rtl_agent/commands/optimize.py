@@ -31,9 +31,10 @@ def register(sub):
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", nargs="?", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder")
     p.add_argument("--model", default="default", help="model folder or cached HF id (default: bundled SmolLM2-135M)")
-    p.add_argument("--adapter", default="default",
-                   help="SFT adapter merged into the model (default: the bundled Verilog adapter, bundled model only; "
-                   "none: off; or a folder from `rtl-agent sft`)")
+    p.add_argument("--adapter", default="edit",
+                   help="SFT adapter merged into the model (default: edit, the bundled adapter trained further on "
+                   "one-line edits, bundled model only; default: the bundled Verilog adapter, better at full "
+                   "rewrites and --from-spec; none: off; or a folder from `rtl-agent sft`)")
     p.add_argument("--policy-backend", dest="backend", default="hf", choices=("hf", "vllm"),
                    help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
     p.add_argument("--steps", type=int, default=5, help="steps to run in total (default 5); with --resume, the "

@@ -56,7 +56,7 @@ def _check_adapter(kind: str, adapter) -> bool:
     """Whether this backend takes the adapter; an explicit adapter for a remote backend is an error."""
     if kind in LOCAL:
         return True
-    if adapter not in (None, "", "none", "default"):
+    if adapter not in (None, "", "none", "default", "edit"):
         raise PolicyError(f"--adapter works with local models (hf, vllm); the {kind} backend serves its own weights")
     return False
 

@@ -24,6 +24,10 @@ GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_NAME = "SmolLM2-135M-Instruct"
 # The project-trained Verilog adapter for the default model (rtl-agent sft; its README says how it was made).
 DEFAULT_ADAPTER = Path(__file__).resolve().parent.parent / "adapters" / "smollm2-verilog"
+# The same adapter trained further on one-line edits only: the optimize job's default (its README: it writes
+# equivalent one-line rewrites far more often, and spec -> RTL far worse).
+EDIT_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-edit"
+BUNDLED_ADAPTERS = {"default": DEFAULT_ADAPTER, "edit": EDIT_ADAPTER}
 
 
 def gguf_dir() -> Path:
@@ -83,13 +87,15 @@ def default_model_dir() -> Path:
 
 
 def resolve_adapter(adapter, model="default") -> Path | None:
-    """The adapter to merge into the base weights: "default" is the bundled Verilog adapter, for the bundled
-    model only (None for any other model); None, "" or "none" is no adapter; else a folder holding one."""
+    """The adapter to merge into the base weights: "default" is the bundled Verilog adapter and "edit" its
+    one-line-edit variant, for the bundled model only (None for any other model); None, "" or "none" is no
+    adapter; else a folder holding one."""
     if adapter is None or str(adapter) in ("", "none"):
         return None
-    if str(adapter) == "default":
+    if str(adapter) in BUNDLED_ADAPTERS:
         is_default = model is None or str(model) in ("", "default")
-        return DEFAULT_ADAPTER if is_default and (DEFAULT_ADAPTER / "adapter_config.json").is_file() else None
+        p = BUNDLED_ADAPTERS[str(adapter)]
+        return p if is_default and (p / "adapter_config.json").is_file() else None
     p = Path(adapter).expanduser()
     if not (p / "adapter_config.json").is_file():
         raise PolicyError(f"--adapter {p}: not an adapter folder (no adapter_config.json)")
