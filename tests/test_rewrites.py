@@ -10,6 +10,9 @@ from rtl_agent.rewrites import commute, literal, rewrite_line, ternary, zero_tes
 def test_rules():
     assert commute("a + b*c") == "b*c + a" and commute("a | b | c") == "c | a | b"
     assert commute("a - b + c") is None and commute("a == b == c") is None and commute("s ? a : b") is None
+    # operators the rules leave alone are still parsed whole, never split into a broken statement
+    assert all(commute(e) is None for e in ("a ** b", "a === b", "a !== b", "a <<< 2", "a >>> 2", "a ~^ b"))
+    assert commute("a ** 2 + b") == "b + a ** 2" and commute("x & ~^y") == "~^y & x"
     assert zero_test("(d == 16'd0)") == "(~|d)" and zero_test("x[3:0] != 0") == "|x[3:0]"
     assert zero_test("d == 1") is None
     assert ternary("s ? a : b") == "!(s) ? b : a" and ternary("!en ? a : b") == "en ? b : a"
