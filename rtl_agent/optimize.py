@@ -308,12 +308,8 @@ class OptimizeEnv(Environment):
             cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
             if cand:
                 target = random.Random(seed).choice(cand)
-                line = p["code"].splitlines()[target]
-                pre += line + "\n=======\n"
-                stop = ">>>>>>> REPLACE"
-                if self.cfg.line_edit:    # one line for one line, at the statement's own indentation
-                    pre += line[:len(line) - len(line.lstrip())]
-                    stop = "\n"
+                pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit)
+                stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
                       "region": list(view.region) if view.region else None,

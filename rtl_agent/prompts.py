@@ -102,6 +102,13 @@ def module_header(top: str, ports) -> str | None:
     return f"module {top} (\n" + ",\n".join(rows) + "\n);\n" if rows else None
 
 
+def target_prefill(line: str, one_line: bool = True) -> str:
+    """After the SEARCH marker: one statement of the parent as the SEARCH part and the separator; for a
+    one-line edit also the statement's indentation, so the answer is its replacement line (the optimize job's
+    prefill, and the edit-line SFT pairs', which must match it)."""
+    return line + "\n=======\n" + (line[:len(line) - len(line.lstrip())] if one_line else "")
+
+
 def header_end(code: str, top: str) -> int | None:
     """Index just past the ANSI header `module top (...);` of code, or None (parameters, non-ANSI ports)."""
     m = re.search(rf"\bmodule\s+{re.escape(top)}\b\s*", code)

@@ -40,7 +40,7 @@ def _top_ops(e: str) -> list[tuple[int, str]]:
                 i += len(op)
                 continue
         if not c.isspace():
-            prev = ")" if c in _CLOSE else ("a" if depth == 0 or c in _CLOSE else prev)
+            prev = ")" if c in _CLOSE else ("a" if depth == 0 else prev)
             if c.isalnum() or c == "_":
                 prev = "a"
         i += 1

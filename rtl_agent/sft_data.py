@@ -106,10 +106,8 @@ def line_pairs(pairs: list, seed=0, per_parent=2) -> list:
             new = rewrite_line(lines[i], rng)
             if new is None:
                 continue
-            ind = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
-            out.append(example("edit-line", p["source"], p["messages"],
-                               prompts.prefill_for("diff", "") + lines[i] + "\n=======\n" + ind,
-                               new[len(ind):] + "\n"))
+            pre = prompts.prefill_for("diff", "") + prompts.target_prefill(lines[i])
+            out.append(example("edit-line", p["source"], p["messages"], pre, new.lstrip() + "\n"))
             got += 1
             if got == per_parent:
                 break

@@ -150,10 +150,11 @@ def run(args) -> int:
     init = None
     if args.init:
         from rtl_agent.policy.models import adapter_id, resolve_adapter
-        init = adapter_id(args.init)
-        if resolve_adapter(args.init) is None:
+        path = resolve_adapter(args.init)
+        if path is None:
             raise ValueError(f"--init {args.init}: no such adapter")
-        pol.load_adapter(resolve_adapter(args.init))
+        init = adapter_id(args.init)
+        pol.load_adapter(path)
     want = set(args.kinds.split(","))
     seqs, kept = tokenize(pol, [p for p in pairs if p["kind"] in want], args.max_len)
     if not seqs:
