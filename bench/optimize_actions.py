@@ -43,7 +43,8 @@ def run_one(task, arm, seed, a, policy) -> list[dict]:
     cfg = OptimizeConfig(task=task, out=str(out), steps=1, batch=1, group=a.group, max_tokens=a.max_tokens,
                          seed=seed, train=False, pool=False, edit=edit, prefill=pre, repair=a.repair,
                          workers=1, resume=True, adapter=a.adapter, temperature=a.temperature,
-                         line_edit=a.line_edit == "on", header=a.header == "on")
+                         line_edit=a.line_edit == "on", header=a.header == "on",
+                         keep_lhs=a.keep_lhs == "on")
     t0 = time.time()
     opt = Optimizer(cfg, policies=(policy, None))
     try:
@@ -77,7 +78,7 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
     lines = [f"# Action formats: full / diff / mixed, prefill on / off ({date.today().isoformat()})", "",
              f"Model: bundled SmolLM2-135M-Instruct (policy `{a.policy}`, adapter `{a.adapter}`, CPU), no training. Per task, seed and arm: "
              f"one step from the reference, {a.group} samples of at most {a.max_tokens} tokens, temperature {a.temperature}, "
-             f"re-prompts of a failed edit: {a.repair}. One-line edits: {a.line_edit}; full rewrites prefilled with "
+             f"re-prompts of a failed edit: {a.repair}. One-line edits: {a.line_edit} (left-hand side kept: {a.keep_lhs}); full rewrites prefilled with "
              f"the parent's header: {a.header}. Seeds: {a.seeds}. Wall time {elapsed / 60:.1f} min on 2 "
              "shared CPU cores.", "",
              f"Tasks ({len({r['task'] for r in rows})}): {', '.join(sorted({r['task'] for r in rows}))}.",
@@ -151,6 +152,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repair", type=int, default=1)
     ap.add_argument("--line-edit", default="on", choices=("on", "off"),
                     help="one-line replacement of a prefilled one-line SEARCH (OptimizeConfig.line_edit)")
+    ap.add_argument("--keep-lhs", default="on", choices=("on", "off"),
+                    help="one-line edits prefilled up to the statement's `=` (OptimizeConfig.keep_lhs)")
     ap.add_argument("--header", default="on", choices=("on", "off"),
                     help="full rewrites prefilled with the parent's port header (OptimizeConfig.header)")
     ap.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8, the jobs' own)")

@@ -66,7 +66,8 @@ assert {"extract", *STAGES} <= set(PENALTIES), "a penalty for every stage of eda
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
-               "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header")
+               "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header",
+               "keep_lhs")
 
 
 @dataclass
@@ -111,6 +112,9 @@ class OptimizeConfig:
                                       # the line's end): the bundled model's next lines were mostly junk that failed
                                       # lint (bench/results/optimize_actions_line.md)
     header: bool = True               # a prefilled full rewrite starts with the parent's own module header
+    keep_lhs: bool = True             # a one-line edit keeps its statement's left-hand side (prefilled up to the
+                                      # `=`), so the model writes only the new expression: it used to drop the
+                                      # target or turn `q <= 0` into `assign q = 0` (bench/results/optimize_actions_lhs.md)
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
 
     def run_dir(self) -> Path:
@@ -221,7 +225,7 @@ class OptimizeEnv(Environment):
 
     def legacy_settings(self) -> dict:
         # runs from before adapters, don't-care rules, one-line edits and header prefill
-        return {"adapter": "none", "observe": None, "line_edit": False, "header": False}
+        return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False}
 
     def _eval(self, code: str) -> dict:
         t = self.task
@@ -308,7 +312,8 @@ class OptimizeEnv(Environment):
             cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
             if cand:
                 target = random.Random(seed).choice(cand)
-                pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit)
+                pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
+                                               self.cfg.keep_lhs)
                 stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,

@@ -14,6 +14,13 @@ _ATOM = r"[A-Za-z_]\w*(?:\[[^\]]+\])?"
 _OPEN, _CLOSE = "([{", ")]}"
 
 
+def statement_head(line: str) -> str | None:
+    """The part of a statement line up to and including its `=`/`<=` (indentation, `assign`, a case label and
+    the left-hand side), or None when the line is not one assignment."""
+    m = _LINE.match(line)
+    return line[:m.end(2)] if m else None
+
+
 def _top_ops(e: str) -> list[tuple[int, str]]:
     """(index, operator) of the binary operators at bracket depth 0 (unary ones skipped)."""
     out, depth, i, prev = [], 0, 0, ""
@@ -121,7 +128,58 @@ def ternary(e: str) -> str | None:
     return f"{c} ? {b} : {a}"
 
 
-RULES = tuple(_inside(r) for r in (commute, zero_test, ternary)) + (literal,)
+def bool_ternary(e: str) -> str | None:
+    """`c ? 1'b1 : 1'b0` -> `|(c)` and `c ? 1'b0 : 1'b1` -> `~|(c)`: both one bit wide, true when c is."""
+    ops = _top_ops(e)
+    q = [i for i, o in ops if o == "?"]
+    colon = [i for i, o in ops if o == ":"]
+    if len(q) != 1 or len(colon) != 1 or colon[0] < q[0]:
+        return None
+    q, colon = q[0], colon[0]
+    c, a, b = e[:q].strip(), e[q + 1:colon].strip(), e[colon + 1:].strip()
+    one, zero = r"1'[bdh]1", r"1'[bdh]0"
+    c = c if c.startswith("(") and c.endswith(")") and not _top_ops(c) else f"({c})"
+    if re.fullmatch(one, a) and re.fullmatch(zero, b):
+        return f"|{c}"
+    if re.fullmatch(zero, a) and re.fullmatch(one, b):
+        return f"~|{c}"
+    return None
+
+
+def demorgan(e: str) -> str | None:
+    """`~(a & b)` -> `~a | ~b`, `~(a | b)` -> `~a & ~b`, and the same for `!`/`&&`/`||` (operands that are
+    not a name, a select or a parenthesised expression get parentheses)."""
+    m = re.fullmatch(r"([~!])\((.*)\)", e.strip(), re.S)
+    if not m or _top_ops(e.strip()[1:]):
+        return None
+    neg, inner = m.group(1), m.group(2).strip()
+    ops = _top_ops(inner)
+    swap = {"~": {"&": "|", "|": "&"}, "!": {"&&": "||", "||": "&&"}}[neg]
+    if not ops or any(o in "?:" for _, o in ops):
+        return None
+    low = min(_LEVEL[o] for _, o in ops)
+    ops = [(i, o) for i, o in ops if _LEVEL[o] == low]       # split on the loosest operator only
+    if len({o for _, o in ops}) != 1 or ops[0][1] not in swap:
+        return None
+    op, idx = ops[0][1], [i for i, _ in ops]
+    parts = [inner[a:b].strip() for a, b in zip([0] + [i + len(op) for i in idx], idx + [len(inner)])]
+    if not all(parts):
+        return None
+    def wrap(x):
+        return x if re.fullmatch(_ATOM, x) or (x.startswith("(") and x.endswith(")") and not _top_ops(x)) \
+            else f"({x})"
+    return f" {swap[op]} ".join(neg + wrap(x) for x in parts)
+
+
+def unwrap(e: str) -> str | None:
+    """`(x)` -> `x` when one pair of parentheses wraps the whole right-hand side."""
+    e = e.strip()
+    if e.startswith("(") and e.endswith(")") and not _top_ops(e) and _top_ops(e[1:-1]):
+        return e[1:-1].strip()
+    return None
+
+
+RULES = tuple(_inside(r) for r in (commute, zero_test, ternary, bool_ternary, demorgan)) + (literal, unwrap)
 
 
 def rewrite_line(line: str, rng: random.Random) -> str | None:

@@ -82,17 +82,18 @@ def edit_pairs(source, spec, top, parent, report, child) -> list:
     return out
 
 
-def line_pairs(pairs: list, seed=0, per_parent=2) -> list:
-    """One-line edit pairs (kind edit-line) from the edit-diff pairs' prompts: the optimize job's one-line
-    edit format (SEARCH prefilled with one statement of the parent, the answer its replacement line), with
-    a behaviour-preserving rewrite of that statement (rtl_agent.rewrites) as the answer."""
+def line_pairs(pairs: list, seed=0, per_parent=3, keep_lhs=True) -> list:
+    """One-line edit pairs (kind edit-line) from the edit-diff pairs' prompts of generated designs: the
+    optimize job's one-line edit format (SEARCH prefilled with one statement of the parent and, with keep_lhs,
+    the replacement up to its `=`; the answer the rest of the line), with a behaviour-preserving rewrite of
+    that statement (rtl_agent.rewrites) as the answer."""
     import random
 
     from rtl_agent.edits import targets
     from rtl_agent.rewrites import rewrite_line
     rng, out, seen = random.Random(seed), [], set()
     for p in pairs:
-        if p["kind"] != "edit-diff":
+        if p["kind"] != "edit-diff" or not p["source"].startswith("gen"):
             continue
         m = re.search(r"Current design:\n```verilog\n(.*?)\n```", p["messages"][-1]["content"], re.S)
         if not m:
@@ -106,8 +107,11 @@ def line_pairs(pairs: list, seed=0, per_parent=2) -> list:
             new = rewrite_line(lines[i], rng)
             if new is None:
                 continue
-            pre = prompts.prefill_for("diff", "") + prompts.target_prefill(lines[i])
-            out.append(example("edit-line", p["source"], p["messages"], pre, new.lstrip() + "\n"))
+            tail = prompts.target_prefill(lines[i], True, keep_lhs)
+            head = tail.split("\n=======\n", 1)[1]
+            assert new.startswith(head), (new, head)       # the rules keep indentation and left-hand side
+            pre = prompts.prefill_for("diff", "") + tail
+            out.append(example("edit-line", p["source"], p["messages"], pre, new[len(head):] + "\n"))
             got += 1
             if got == per_parent:
                 break

@@ -203,21 +203,24 @@ def test_count_tokens_and_context_window(model):
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_prefilled_edit_writes_only_the_replacement(tmp_path):
     """With prefill, a diff's SEARCH part is one statement of the parent: the model writes its replacement,
-    one line at the statement's indentation (line_edit), or a block when line_edit is off."""
+    the new right-hand side after the kept left-hand side (keep_lhs), one line at the statement's indentation
+    (line_edit), or a block when line_edit is off."""
     from rtl_agent.optimize import OptimizeConfig
     from training.store import RunStore
     head = "<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n"
-    for line_edit, answer in ((True, "assign {cout, sum} = cin + b + a;\n"),
-                              (False, "    assign {cout, sum} = cin + a + b;\n")):
-        cfg = OptimizeConfig(task="adder16", out=str(tmp_path / f"run{line_edit}"), steps=1, batch=1, group=1,
-                             edit="diff", train=False, workers=1, line_edit=line_edit)
+    for name, line_edit, keep_lhs, answer, pre, new in (
+            ("lhs", True, True, " b + cin + a;\n", "    assign {cout, sum} =", "assign {cout, sum} = b + cin + a;"),
+            ("line", True, False, "assign {cout, sum} = cin + b + a;\n", "    ", "= cin + b + a;"),
+            ("block", False, False, "    assign {cout, sum} = cin + a + b;\n", "", "= cin + a + b;")):
+        cfg = OptimizeConfig(task="adder16", out=str(tmp_path / name), steps=1, batch=1, group=1,
+                             edit="diff", train=False, workers=1, line_edit=line_edit, keep_lhs=keep_lhs)
         pol = ScriptedPolicy([answer])
         _run(cfg, pol)
-        assert pol.calls[0]["prefill"].endswith(head + ("    " if line_edit else ""))
+        assert pol.calls[0]["prefill"].endswith(head + pre)
         assert pol.calls[0]["stop"] == (["\n"] if line_edit else [">>>>>>> REPLACE"])
-        with RunStore(tmp_path / f"run{line_edit}" / "run.sqlite") as st:
+        with RunStore(tmp_path / name / "run.sqlite") as st:
             (row,) = st.candidates(1)
-        assert row["status"] == "pass" and answer.strip() in row["text"] and row["report"]["target_line"] == 9
+        assert row["status"] == "pass" and new in row["text"] and row["report"]["target_line"] == 9
 
 
 @pytest.mark.requires("iverilog", "yosys", "sta")

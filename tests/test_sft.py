@@ -187,4 +187,4 @@ def test_bundled_adapters_by_name():
     assert policy_adapter("openai:http://x", "edit") == "none"
     assert OptimizeConfig(task="adder16").adapter == "edit"
     man = json.loads((EDIT_ADAPTER / "manifest.json").read_text())
-    assert man["training"]["init"].startswith("smollm2-verilog@") and man["pairs"]["by_kind"] == {"edit-line": 314}
+    assert man["training"]["init"].startswith("smollm2-verilog-edit@") and man["pairs"]["by_kind"] == {"edit-line": 361}

@@ -72,6 +72,9 @@ def register(sub):
     p.add_argument("--no-line-edit", dest="line_edit", action="store_false",
                    help="let the replacement of a prefilled one-line SEARCH run over several lines (by default the "
                    "sample stops at the line's end: one statement for one statement)")
+    p.add_argument("--no-keep-lhs", dest="keep_lhs", action="store_false",
+                   help="let a one-line edit rewrite its statement's left-hand side too (by default the answer is "
+                   "prefilled up to the statement's `=`/`<=`, so the model writes only the new expression)")
     p.add_argument("--no-header", dest="header", action="store_false",
                    help="start a prefilled full rewrite with `module <top>` only (by default with the parent's own "
                    "port header, so the model writes the body)")
@@ -95,7 +98,7 @@ def config_from_args(args):
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
                           eps0=math.log(2) if args.eps is None else args.eps, workers=args.workers,
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
-                          line_edit=args.line_edit, header=args.header,
+                          line_edit=args.line_edit, header=args.header, keep_lhs=args.keep_lhs,
                           accept_unproven=args.accept_unproven,
                           **({"edit": args.edit} if args.edit else {}))
 
