@@ -111,34 +111,43 @@ def zero_test(e: str) -> str | None:
     return f"({red})" if m.group(1) else red
 
 
-def ternary(e: str) -> str | None:
-    """`c ? a : b` -> `!(c) ? b : a` for a top-level conditional whose arms hold no other one."""
+def _arms(e: str) -> tuple[str, str, str] | None:
+    """(condition, then, else) of a top-level conditional whose arms hold no other one, or None."""
     ops = _top_ops(e)
     q = [i for i, o in ops if o == "?"]
     colon = [i for i, o in ops if o == ":"]
     if len(q) != 1 or len(colon) != 1 or colon[0] < q[0]:
         return None
     c, a, b = e[:q[0]].strip(), e[q[0] + 1:colon[0]].strip(), e[colon[0] + 1:].strip()
-    if not (c and a and b) or a == b:
+    return (c, a, b) if c and a and b else None
+
+
+def _parenthesised(x: str) -> bool:
+    """One pair of parentheses wraps all of x."""
+    return x.startswith("(") and x.endswith(")") and not _top_ops(x)
+
+
+def ternary(e: str) -> str | None:
+    """`c ? a : b` -> `!(c) ? b : a` for a top-level conditional whose arms hold no other one."""
+    arms = _arms(e)
+    if not arms or arms[1] == arms[2]:
         return None
+    c, a, b = arms
     if c.startswith("!") and not _top_ops(c[1:]):
         c = c[1:].strip()
     else:
-        c = f"!{c}" if c.startswith("(") and c.endswith(")") and not _top_ops(c) else f"!({c})"
+        c = f"!{c}" if _parenthesised(c) else f"!({c})"
     return f"{c} ? {b} : {a}"
 
 
 def bool_ternary(e: str) -> str | None:
     """`c ? 1'b1 : 1'b0` -> `|(c)` and `c ? 1'b0 : 1'b1` -> `~|(c)`: both one bit wide, true when c is."""
-    ops = _top_ops(e)
-    q = [i for i, o in ops if o == "?"]
-    colon = [i for i, o in ops if o == ":"]
-    if len(q) != 1 or len(colon) != 1 or colon[0] < q[0]:
+    arms = _arms(e)
+    if not arms:
         return None
-    q, colon = q[0], colon[0]
-    c, a, b = e[:q].strip(), e[q + 1:colon].strip(), e[colon + 1:].strip()
+    c, a, b = arms
     one, zero = r"1'[bdh]1", r"1'[bdh]0"
-    c = c if c.startswith("(") and c.endswith(")") and not _top_ops(c) else f"({c})"
+    c = c if _parenthesised(c) else f"({c})"
     if re.fullmatch(one, a) and re.fullmatch(zero, b):
         return f"|{c}"
     if re.fullmatch(zero, a) and re.fullmatch(one, b):
@@ -166,15 +175,14 @@ def demorgan(e: str) -> str | None:
     if not all(parts):
         return None
     def wrap(x):
-        return x if re.fullmatch(_ATOM, x) or (x.startswith("(") and x.endswith(")") and not _top_ops(x)) \
-            else f"({x})"
+        return x if re.fullmatch(_ATOM, x) or _parenthesised(x) else f"({x})"
     return f" {swap[op]} ".join(neg + wrap(x) for x in parts)
 
 
 def unwrap(e: str) -> str | None:
     """`(x)` -> `x` when one pair of parentheses wraps the whole right-hand side."""
     e = e.strip()
-    if e.startswith("(") and e.endswith(")") and not _top_ops(e) and _top_ops(e[1:-1]):
+    if _parenthesised(e) and _top_ops(e[1:-1]):
         return e[1:-1].strip()
     return None
 
