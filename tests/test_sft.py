@@ -186,5 +186,11 @@ def test_bundled_adapters_by_name():
     assert adapter_id("edit").startswith("smollm2-verilog-edit@") and adapter_id("edit") != adapter_id("default")
     assert policy_adapter("openai:http://x", "edit") == "none"
     assert OptimizeConfig(task="adder16").adapter == "edit"
+    from rtl_agent.cli import build_parser
+    from rtl_agent.commands.optimize import config_from_args
+    def adapter(*argv):
+        return config_from_args(build_parser().parse_args(["optimize", "adder16", *argv])).adapter
+    assert adapter() == "edit" and adapter("--from-spec") == "default"     # spec -> RTL is the v4 adapter's skill
+    assert adapter("--from-spec", "--adapter", "edit") == "edit" and adapter("--adapter", "none") == "none"
     man = json.loads((EDIT_ADAPTER / "manifest.json").read_text())
     assert man["training"]["init"].startswith("smollm2-verilog-edit@") and man["pairs"]["by_kind"] == {"edit-line": 361}

@@ -31,10 +31,11 @@ def register(sub):
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", nargs="?", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder")
     p.add_argument("--model", default="default", help="model folder or cached HF id (default: bundled SmolLM2-135M)")
-    p.add_argument("--adapter", default="edit",
-                   help="SFT adapter merged into the model (default: edit, the bundled adapter trained further on "
-                   "one-line edits, bundled model only; default: the bundled Verilog adapter, better at full "
-                   "rewrites and --from-spec; none: off; or a folder from `rtl-agent sft`)")
+    p.add_argument("--adapter", default=None,
+                   help="SFT adapter merged into the model: edit, the bundled adapter trained further on one-line "
+                   "edits (the default, bundled model only); default, the bundled Verilog adapter, better at full "
+                   "rewrites and from a spec (the default with --from-spec); none: off; or a folder from "
+                   "`rtl-agent sft`")
     p.add_argument("--policy-backend", dest="backend", default="hf", choices=("hf", "vllm"),
                    help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
     p.add_argument("--steps", type=int, default=5, help="steps to run in total (default 5); with --resume, the "
@@ -91,7 +92,9 @@ def config_from_args(args):
     for name in ("steps", "batch", "group", "max_tokens", "workers"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
-    return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=args.adapter, backend=args.backend,
+    # the edit adapter lost most of its spec -> RTL skill (its README), which --from-spec needs first
+    adapter = args.adapter or ("default" if args.from_spec else "edit")
+    return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=adapter, backend=args.backend,
                           steps=args.steps,
                           batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,
                           pool=args.pool, fixed_kl=args.fixed_kl, from_spec=args.from_spec,
