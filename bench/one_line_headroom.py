@@ -31,17 +31,10 @@ _CODE = re.compile(r"(\s*(?:localparam|parameter)\s+(?:\[[^\]]*\]\s*)?\w+\s*=\s*
 def variants(code: str) -> list[tuple[str, int, str]]:
     """(kind, line index, new line) for every rule rewrite and every unused state code."""
     from rtl_agent.edits import targets
-    from rtl_agent.rewrites import RULES, statement_head
+    from rtl_agent.rewrites import all_rewrites
     lines, out = code.splitlines(), []
     for i in targets(code):
-        head = statement_head(lines[i])
-        if not head:
-            continue
-        rhs = lines[i][len(head):].split("//")[0].strip().rstrip(";").strip()
-        for rule in RULES:
-            new = rule(rhs)
-            if new and new != rhs:
-                out.append((rule.__name__, i, f"{head} {new};"))
+        out += [(name, i, new) for name, new in all_rewrites(lines[i]).items()]
     codes = [(i, m) for i, line in enumerate(lines) for m in [_CODE.match(line)] if m]
     used = {int(m.group(4).replace("_", ""), {"b": 2, "d": 10, "h": 16}[m.group(3)]) for _, m in codes}
     for i, m in codes:

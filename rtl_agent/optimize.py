@@ -76,8 +76,8 @@ class OptimizeConfig:
     out: str | None = None            # run folder; default runs/<task>-s<seed>
     model: str = "default"
     adapter: str = "edit"             # SFT adapter merged into the model (policy.models.resolve_adapter); edit:
-                                      # 19% new verified designs per draw, against 0.6% for default
-                                      # (bench/results/optimize_actions_v6.md, optimize_actions_line.md)
+                                      # 32% new verified designs per draw, against 0.6% for default
+                                      # (bench/results/optimize_actions_v7.md, optimize_actions_line.md)
     backend: str = "hf"               # hf | vllm
     steps: int = 5
     batch: int = 1                    # B parents per step (the README run: 5 steps x 1 x 4 samples)

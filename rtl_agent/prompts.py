@@ -102,14 +102,18 @@ def module_header(top: str, ports) -> str | None:
     return f"module {top} (\n" + ",\n".join(rows) + "\n);\n" if rows else None
 
 
+def edit_head(line: str, keep_lhs: bool = False) -> str:
+    """What a one-line edit's answer starts with: the statement's indentation and, with keep_lhs, its
+    left-hand side up to the `=`/`<=` (when it is one assignment)."""
+    from rtl_agent.rewrites import statement_head
+    return (keep_lhs and statement_head(line)) or line[:len(line) - len(line.lstrip())]
+
+
 def target_prefill(line: str, one_line: bool = True, keep_lhs: bool = False) -> str:
     """After the SEARCH marker: one statement of the parent as the SEARCH part and the separator; for a
-    one-line edit also the statement's indentation, so the answer is its replacement line, and with keep_lhs
-    its left-hand side up to the `=`, so the answer is a new right-hand side (the optimize job's prefill, and
-    the edit-line SFT pairs', which must match it)."""
-    from rtl_agent.rewrites import statement_head
-    head = (keep_lhs and statement_head(line)) or line[:len(line) - len(line.lstrip())]
-    return line + "\n=======\n" + (head if one_line else "")
+    one-line edit also its edit_head, so the answer is the rest of its replacement line (the optimize job's
+    prefill, and the edit-line SFT pairs', which must match it)."""
+    return line + "\n=======\n" + (edit_head(line, keep_lhs) if one_line else "")
 
 
 def header_end(code: str, top: str) -> int | None:

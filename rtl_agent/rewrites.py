@@ -190,17 +190,27 @@ def unwrap(e: str) -> str | None:
 RULES = tuple(_inside(r) for r in (commute, zero_test, ternary, bool_ternary, demorgan)) + (literal, unwrap)
 
 
+def all_rewrites(line: str) -> dict[str, str]:
+    """Every rule's rewrite of one statement line (rule name -> new line, keeping its indentation and left-hand
+    side); empty when the line is not one assignment or no rule applies."""
+    m = _LINE.match(line)
+    if not m:
+        return {}
+    ind, lhs, sp, rhs, _ = m.groups()
+    out = {}
+    for rule in RULES:
+        new = rule(rhs.strip())
+        if new and new != rhs.strip():
+            out[rule.__name__] = f"{ind}{lhs}{sp or ' '}{new};"
+    return out
+
+
 def rewrite_line(line: str, rng: random.Random) -> str | None:
     """One statement line rewritten by a rule that applies (chosen by rng), keeping its indentation and
     left-hand side, or None when none applies."""
-    m = _LINE.match(line)
-    if not m:
+    if not _LINE.match(line):
         return None
-    ind, lhs, sp, rhs, tail = m.groups()
+    found = all_rewrites(line)
     rules = list(RULES)
     rng.shuffle(rules)
-    for rule in rules:
-        new = rule(rhs.strip())
-        if new and new != rhs.strip():
-            return f"{ind}{lhs}{sp or ' '}{new};"
-    return None
+    return next((found[r.__name__] for r in rules if r.__name__ in found), None)

@@ -107,10 +107,9 @@ def line_pairs(pairs: list, seed=0, per_parent=3, keep_lhs=True) -> list:
             new = rewrite_line(lines[i], rng)
             if new is None:
                 continue
-            tail = prompts.target_prefill(lines[i], True, keep_lhs)
-            head = tail.split("\n=======\n", 1)[1]
+            head = prompts.edit_head(lines[i], keep_lhs)
             assert new.startswith(head), (new, head)       # the rules keep indentation and left-hand side
-            pre = prompts.prefill_for("diff", "") + tail
+            pre = prompts.prefill_for("diff", "") + prompts.target_prefill(lines[i], True, keep_lhs)
             out.append(example("edit-line", p["source"], p["messages"], pre, new[len(head):] + "\n"))
             got += 1
             if got == per_parent:

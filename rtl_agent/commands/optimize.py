@@ -93,7 +93,7 @@ def config_from_args(args):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
     # the edit adapter lost most of its spec -> RTL skill (its README), which --from-spec needs first
-    adapter = args.adapter or ("default" if args.from_spec else "edit")
+    adapter = args.adapter or ("default" if args.from_spec else OptimizeConfig.adapter)
     return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=adapter, backend=args.backend,
                           steps=args.steps,
                           batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,

@@ -15,7 +15,7 @@ import importlib
 from typing import Callable
 
 from .base import Completion, Policy, PolicyError, TrainablePolicy
-from .models import adapter_id, default_model_dir, resolve_model
+from .models import BUNDLED_ADAPTERS, adapter_id, default_model_dir, resolve_model
 
 __all__ = ["Completion", "Policy", "PolicyError", "TrainablePolicy", "make_policy", "register_backend",
            "default_model_dir", "resolve_model", "policy_adapter"]
@@ -56,7 +56,7 @@ def _check_adapter(kind: str, adapter) -> bool:
     """Whether this backend takes the adapter; an explicit adapter for a remote backend is an error."""
     if kind in LOCAL:
         return True
-    if adapter not in (None, "", "none", "default", "edit"):
+    if adapter not in (None, "", "none", *BUNDLED_ADAPTERS):
         raise PolicyError(f"--adapter works with local models (hf, vllm); the {kind} backend serves its own weights")
     return False
 
