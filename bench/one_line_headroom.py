@@ -64,7 +64,7 @@ def main(argv=None) -> int:
                          "ratio": round(ref["ppa"] / rep["ppa"], 4) if ok else ""})
     out = ROOT / "bench" / "results" / a.name
     with open(out.with_suffix(".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=["task", "kind", "line", "new", "status", "ratio"])
         w.writeheader()
         w.writerows(rows)
     md = [f"# Headroom of one-line edits ({date.today().isoformat()})", "",
