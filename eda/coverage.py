@@ -38,7 +38,9 @@ from pathlib import Path
 from . import sandbox, stimulus as stim
 from .hdl import detect_clock_reset, module_names, safe_name
 from .config import cache_dir
+from .coverage_point import Point
 from .report import Diagnostic, StageResult, parse_diagnostics
+from .screen import screen
 from .tools import VERILATOR, setup_env, verilator_root
 
 TYPES = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
@@ -51,30 +53,6 @@ class CoverageLimits:
     build: sandbox.Limits = field(default_factory=lambda: sandbox.Limits(wall_s=180, cpu_s=300, mem_mb=6144, out_mb=256))
     run: sandbox.Limits = field(default_factory=lambda: sandbox.Limits(wall_s=30, cpu_s=30, mem_mb=2048, out_mb=32))
     max_time_ns: int = 1_000_000      # simulated-time limit (harness); 100k cycles of a 10 ns clock
-
-
-@dataclass
-class Point:
-    file: str
-    line: int
-    type: str
-    module: str
-    hier: str             # relative to the DUT instance: "uut", "uut.sub0", ...
-    comment: str
-    count: int
-    column: int = 0
-    lines: tuple = ()     # source lines this point stands for (line points: the block)
-    key: str = ""         # identity for merging: everything but the count
-    source: str = ""      # text of `line` (filled by CoverageDB)
-
-    @property
-    def covered(self) -> bool:
-        return self.count > 0
-
-    def describe(self) -> str:
-        """One line for an LLM prompt."""
-        src = f"  `{self.source.strip()}`" if self.source.strip() else ""
-        return f"{self.file}:{self.line} {self.type} {self.comment} in {self.hier} (count {self.count}){src}"
 
 
 def _lines_spec(spec: str, default: int) -> tuple:
@@ -437,7 +415,7 @@ def coverage_runs(dut_sources: dict, top: str, stimulus: str, runs, workdir=None
         return every(verdict("error", [Diagnostic(f"DUT top '{top}' is not defined in {', '.join(sources) or 'the DUT sources'}")]))
     reasons = []
     for n, t in sources.items():
-        reasons += sandbox.screen(t, n, allow_verdict_strings=True)
+        reasons += screen(t, n, allow_verdict_strings=True)
     reasons += stim.screen_stimulus(stimulus, STIM_FILE, dut_mods)
     bad_args = [a for r in runs for a in r if not re.fullmatch(r"\+[\w.=+-]{1,200}", str(a)) or "verilator" in str(a)]
     if bad_args:
@@ -585,7 +563,7 @@ def cocotb_coverage_run(dut_sources: dict, top: str, stimulus: str, clock: str |
                                        for d in diags], sources=sources, data={"form": "cocotb"}, **kw)
     if not is_cocotb(stimulus):
         return verdict("error", ["a cocotb stimulus defines `async def stimulus(dut)` at the top level"])
-    reasons = [r for n, t in sources.items() for r in sandbox.screen(t, n, allow_verdict_strings=True)]
+    reasons = [r for n, t in sources.items() for r in screen(t, n, allow_verdict_strings=True)]
     if reasons:
         return verdict("rejected", reasons)
     env = runner_env()

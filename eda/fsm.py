@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import sandbox
-from .coverage import Point
+from .coverage_point import Point
 from .hdl import safe_name
 from .tools import YOSYS
 

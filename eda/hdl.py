@@ -1,6 +1,8 @@
 """Verilog text utilities: no tools run here, only text.
 
     strip_comments(text)          comments gone, line numbers and string literals kept
+    blank_comments_and_strings(text)  comments and strings turned to spaces, every offset kept
+    comment_string_spans(text)    (start, end, kind) of each comment and string: the one scanner
     decode_source(data, name)     UTF-8 text or the reason it is not
     module_names(text)            modules a source defines
     instantiations(text)          (enclosing module, instantiated module, instance) per instance
@@ -13,26 +15,70 @@ import re
 
 STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _MODULE_RE = re.compile(r"^\s*(?:module|macromodule)\s+(\\?\S+?)[\s#(;]", re.M)
+_LEXEME = re.compile(r'"|/[/*]')         # where a string or a comment may start
+
+
+def _open_string_end(text: str, i: int) -> int:
+    """End of the string opened at text[i] when it is read leniently: up to its closing quote, else up to and
+    including the end of its line; a backslash escapes the next character, a newline too."""
+    j, n = i + 1, len(text)
+    while j < n and text[j] not in '"\n':
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, n)
+
+
+def comment_string_spans(text: str, lenient_strings: bool = False):
+    """(start, end, kind) of each // or /* */ comment ("comment"; a // comment ends before its newline, an
+    unclosed /* at the end of the text) and each string literal ("string"), in order; strip_comments and
+    blank_comments_and_strings build on it. A string is STRING_RE (closed on its line); a quote that opens
+    none is an ordinary character, unless `lenient_strings`: then it opens a string that runs to its
+    closing quote or the end of its line (see _open_string_end), as for LLM text."""
+    i, n = 0, len(text)
+    while True:
+        m = _LEXEME.search(text, i)
+        if not m:
+            return
+        i = m.start()
+        if text[i] == '"':
+            if lenient_strings:
+                j = _open_string_end(text, i)
+            else:
+                s = STRING_RE.match(text, i)
+                if not s:
+                    i += 1
+                    continue
+                j = s.end()
+            yield i, j, "string"
+        elif text[i + 1] == "/":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            yield i, j, "comment"
+        else:
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            yield i, j, "comment"
+        i = j
 
 
 def strip_comments(text: str) -> str:
     """Remove // and /* */ comments, keeping line numbers and string literals."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            m = STRING_RE.match(text, i)
-            j = m.end() if m else i + 1
-            out.append(text[i:j]); i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("\n" * text.count("\n", i, j)); i = j
-        else:
-            out.append(c); i += 1
+    out, i = [], 0
+    for s, e, kind in comment_string_spans(text):
+        if kind == "comment":
+            out += [text[i:s], "\n" * text.count("\n", s, e)]
+            i = e
+    out.append(text[i:])
+    return "".join(out)
+
+
+def blank_comments_and_strings(text: str) -> str:
+    """Comments and strings (read leniently: an unclosed string runs to its line's end) turned to spaces,
+    newlines kept: the same length and offsets as `text`, so a keyword search skips them."""
+    out, i = [], 0
+    for s, e, _ in comment_string_spans(text, lenient_strings=True):
+        out += [text[i:s], re.sub(r"[^\n]", " ", text[s:e])]
+        i = e
+    out.append(text[i:])
     return "".join(out)
 
 

@@ -32,7 +32,7 @@ forms are accepted; `prepare` turns either into a testbench module.
    The body drives inputs (not the clock) by name, e.g.
    `initial begin rst_n = 0; #12 rst_n = 1; repeat (50) @(negedge clk) a = $urandom; $finish; end`.
 
-Both forms run under the sandbox rules for candidate RTL (`eda.sandbox.screen`, but printing
+Both forms run under the sandbox rules for candidate RTL (`eda.screen.screen`, but printing
 "passed"/"failed" is allowed) plus Verilator-specific rules (no `$c` inline C++, no
 `systemc_*` sections). Time units are ns (`--timescale 1ns/1ps` for files without one).
 A stimulus should end with `$finish`; one that does not is stopped at a simulated-time limit
@@ -41,8 +41,8 @@ A stimulus should end with `$finish`; one that does not is stopped at a simulate
 import re
 from dataclasses import dataclass
 
-from . import sandbox
 from .hdl import module_names, strip_comments
+from .screen import screen
 
 HARNESS = "rtla_cov_harness"      # generated top: instantiates the testbench, adds the time limit
 BODY_TB = "rtla_tb"               # module name given to a body-form stimulus
@@ -66,7 +66,7 @@ class Prepared:
 
 def screen_stimulus(text: str, name: str = "stimulus.sv", dut_modules=()) -> list[str]:
     """Reasons to refuse a stimulus before any tool runs (empty: accepted)."""
-    reasons = sandbox.screen(text, name, allow_verdict_strings=True)
+    reasons = screen(text, name, allow_verdict_strings=True)
     is_body = not module_names(text)
     reasons = [r for r in reasons if not (is_body and r.endswith("no module declaration found"))]
     clash = sorted(set(module_names(text)) & set(dut_modules))

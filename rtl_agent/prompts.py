@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from eda.hdl import blank_comments_and_strings as _mask  # comments and strings blanked, offsets kept
 from eda.hdl import strip_comments
 from eda.report import is_failure
 
@@ -239,31 +240,6 @@ _DIRECTIVE = re.compile(r"^[ \t]*`(?:timescale|define|default_nettype)\b.*$", re
 _KEYWORDS = {"if", "for", "while", "case", "begin", "end", "assign", "always", "initial", "module",
              "function", "task", "return", "else", "wire", "reg", "logic", "input", "output", "inout",
              "generate", "repeat", "forever", "posedge", "negedge", "or", "and", "not", "buf"}
-
-
-def _mask(text: str) -> str:
-    """Comments and strings blanked to spaces (newlines kept) so keyword search skips them."""
-    out, i, n = list(text), 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-        elif text[i] == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-        else:
-            i += 1
-            continue
-        for k in range(i, j):
-            if out[k] != "\n":
-                out[k] = " "
-        i = j
-    return "".join(out)
 
 
 def _candidate_text(completion: str) -> str:

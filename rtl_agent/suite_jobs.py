@@ -10,14 +10,18 @@ last committed step (a finished design reports its result again). A Ray task tha
 its worker or node died resumes its own folder (it marks the folder with the suite run's id), so a lost
 node costs the unfinished step, never a restart or a second copy. The driver writes the suite summary
 (summary.json, summary.csv, summary.md) from what the jobs return.
+
+A job gets the run's config (optimize: `rtl_agent.optimize.OptimizeConfig` with the design's task and run
+folder filled in; cover: `rtl_agent.cover.CoverConfig` and the policy, threads and baseline) and runs
+`rtl_agent.optimize.optimize` / `rtl_agent.cover.run_cover`: this module imports no command module.
 """
-import argparse
 import datetime
 import json
 import re
 import time
 import traceback
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 from rtl_agent import executor as executors
@@ -43,10 +47,6 @@ def wants_suite(args) -> bool:
 
 def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_")[:60]
-
-
-def _payload(args) -> dict:
-    return {k: v for k, v in vars(args).items() if k != "func"}
 
 
 def _claim(run_dir: Path, token: str, resume: bool) -> bool:
@@ -75,27 +75,28 @@ def _attempt(kind, p, run_dir, body):
 
 
 def optimize_job(p: dict) -> dict:
-    """One design's optimization (or its resumption) in its own run folder; returns its summary."""
-    from rtl_agent.commands.optimize import config_from_args
+    """One design's optimization (or its resumption) in its own run folder; returns its summary.
+    p["cfg"]: its OptimizeConfig (task and out are the design's)."""
     from rtl_agent.optimize import optimize
     run_dir = Path(p["out"])
 
     def body():
-        p2 = dict(p, resume=_claim(run_dir, p["_token"], p["resume"]))
-        s = optimize(config_from_args(argparse.Namespace(**p2)))
+        cfg = p["cfg"]
+        s = optimize(replace(cfg, resume=_claim(run_dir, p["_token"], cfg.resume)))
         return {k: s[k] for k in ("steps", "best_ratio", "best_ppa", "ref_ppa", "best_source", "best_step",
                                   "pool_size", "isolation") if k in s}
     return _attempt("optimize", p, run_dir, body)
 
 
 def cover_job(p: dict) -> dict:
-    """One design's coverage closure (or its resumption) in its own run folder; returns its summary."""
+    """One design's coverage closure (or its resumption) in its own run folder; returns its summary.
+    p["cfg"]: the run's CoverConfig; p["policy"], p["threads"], p["baseline"], p["resume"]: the CLI's."""
     from designs import load_task
     from rtl_agent import cover
     run_dir = Path(p["out"])
 
     def body():
-        cfg = cover.config_from(p)
+        cfg = p["cfg"]
         if p.get("threads", 0) > 0 and not p["policy"].startswith(("openai:", "vllm:")):
             import torch
             torch.set_num_threads(p["threads"])
@@ -109,8 +110,9 @@ def cover_job(p: dict) -> dict:
     return _attempt("cover", p, run_dir, body)
 
 
-def run_suite(args, kind: str) -> int:
-    """`rtl-agent optimize|cover --suite S [--executor ray]`: every design, one summary."""
+def run_suite(args, kind: str, cfg) -> int:
+    """`rtl-agent optimize|cover --suite S [--executor ray]`: every design, one summary. `cfg`: the run's
+    OptimizeConfig (each design's job gets a copy with its task and run folder) or CoverConfig."""
     from designs import load_suite, load_task
     if args.suite:
         tasks = load_suite(args.suite, only=args.designs)
@@ -125,11 +127,15 @@ def run_suite(args, kind: str) -> int:
     root = Path(args.out or (f"runs/optimize/{label}" if kind == "optimize" else f"runs/cover/suite-{label}"))
     root.mkdir(parents=True, exist_ok=True)
     token = uuid.uuid4().hex
-    base = _payload(args)
     jobs = []
     for name in names:
         sub = f"{_slug(Path(name).name)}-s{args.seed}" if kind == "optimize" else _slug(Path(name).name)
-        jobs.append({**base, "task": name, "suite": None, "out": str((root / sub).resolve()), "_token": token})
+        out = str((root / sub).resolve())
+        if kind == "optimize":
+            jobs.append({"task": name, "out": out, "_token": token, "cfg": replace(cfg, task=name, out=out)})
+        else:
+            jobs.append({"task": name, "out": out, "_token": token, "cfg": cfg, "policy": args.policy,
+                         "threads": args.threads, "baseline": args.baseline, "resume": args.resume})
     ray_opts = {}
     if args.executor == "ray":
         ray_opts = {"num_cpus": args.ray_cpus, "memory_mb": args.ray_memory_mb or 4096}

@@ -10,7 +10,8 @@ from eda import coverage, stimulus
 from eda.coverage import CoverageLimits, coverage_run, merge, parse_coverage_dat
 from eda.ports import Port
 from eda.random_stim import random_stimulus
-from eda.sandbox import Limits, screen
+from eda.sandbox import Limits
+from eda.screen import screen
 
 pytestmark = pytest.mark.requires("verilator")        # missing: a failure naming scripts/setup.sh
 

@@ -1,7 +1,7 @@
 """Issue #11: untrusted RTL runs in an OS sandbox (bubblewrap): no network, no writes outside its work dir,
 no root, no reads of the checkout / $HOME / cache, limits kept, and the reward cannot be forged.
 
-Every hostile candidate here passes the text screen (`eda.sandbox.screen(..., expand=False)` returns no
+Every hostile candidate here passes the text screen (`eda.screen.screen(..., expand=False)` returns no
 reason): it reaches system tasks through preprocessor tricks the text does not show (token pasting, macro
 arguments, a macro-built DPI import, `define redefinition). The screen's macro-expansion pass refuses them;
 the containment tests switch that pass off (`bypass`), as for a trick no screen knows. Then each goes through the real jobs (eval with Icarus and
@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from eda import sandbox
+from eda import sandbox, screen as screening
 from eda.config import REPO, cache_dir
 from eda.flow import evaluate
-from eda.sandbox import Limits, screen
+from eda.sandbox import Limits
+from eda.screen import screen
 from test_sandbox import TB   # the same inverter testbench
 
 pytestmark = pytest.mark.skipif(sandbox.isolation_mode() == "off", reason="RTL_AGENT_ISOLATION=off")
@@ -184,7 +185,7 @@ def ev(src, sims=("icarus",), limits=FAST, stages=("lint", "sim"), **kw):
 def bypass(monkeypatch):
     """As if the candidate used a trick no screen knows: the screen's macro-expansion pass is switched off,
     so only the OS sandbox stands between the candidate and the machine."""
-    monkeypatch.setattr(sandbox, "_expanded_reasons", lambda text, name: [])
+    monkeypatch.setattr(screening, "_expanded_reasons", lambda text, name: [])
 
 
 def test_hostile_candidates_pass_the_text_screen_and_the_expanded_screen_refuses_them(world):

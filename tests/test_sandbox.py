@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from eda.flow import evaluate
-from eda.sandbox import Limits, Sandbox, run, screen
+from eda.sandbox import Limits, Sandbox, run
+from eda.screen import screen
 
 TB = """`timescale 1ns/1ps
 module tb;

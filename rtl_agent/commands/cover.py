@@ -7,6 +7,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from designs import load_task
 from rtl_agent import cover, suite_jobs
+from rtl_agent.commands import defaults
+
+D = defaults(cover.CoverConfig)   # the CLI's defaults are the config's
+TARGET = ",".join(f"{k}={v:g}" for k, v in D["target"].items())   # line=95,branch=90,toggle=80
 
 DESCRIPTION = """\
 Closes coverage on one design, as verification engineers do: constrained-random stimulus first
@@ -54,29 +58,32 @@ def register(sub):
     p = sub.add_parser("cover", help="coverage closure: LLM-written stimulus until a coverage target is met",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", nargs="?", default=None, help="project task name or folder (designs/<name>), or an RTLLM v2.0 design name")
-    p.add_argument("--target", default="line=95,branch=90,toggle=80",
+    p.add_argument("--target", default=TARGET,
                    help="METRIC=PERCENT list over line, branch, expr, toggle, user, fsm_state, fsm_arc (FSMs Yosys "
-                        "finds; default line=95,branch=90,toggle=80)")
-    p.add_argument("--budget", type=int, default=16,
-                   help="simulations at most: random runs kept + sampled stimuli (default 16)")
+                        "finds; default %(default)s)")
+    p.add_argument("--budget", type=int, default=D["budget"],
+                   help="simulations at most: random runs kept + sampled stimuli (default %(default)s)")
     p.add_argument("--policy", default="default",
                    help="default (bundled SmolLM2-135M, CPU) | hf:PATH | vllm:PATH | openai:MODEL@URL")
-    p.add_argument("--adapter", default="default",
+    p.add_argument("--adapter", default=D["adapter"],
                    help="SFT adapter merged into a local model (default: the bundled Verilog adapter, bundled model "
                    "only; none: off; or a folder from `rtl-agent sft`)")
-    p.add_argument("--group", type=int, default=4, help="stimuli sampled per step, G (default 4)")
+    p.add_argument("--group", type=int, default=D["group"], help="stimuli sampled per step, G (default %(default)s)")
     p.add_argument("--no-train", action="store_true", help="sample only; no LoRA update between steps")
     p.add_argument("--out", default=None, help="run folder (default runs/cover/<task>)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out after its last finished step")
-    p.add_argument("--seed", type=int, default=0, help="run seed: sampling seeds derive from (seed, step, group) (default 0)")
-    p.add_argument("--max-tokens", type=int, default=256, help="tokens per stimulus sample (default 256)")
-    p.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
-    p.add_argument("--lr", type=float, default=1e-4, help="LoRA learning rate (default 1e-4)")
-    p.add_argument("--random-budget", type=int, default=8,
+    p.add_argument("--seed", type=int, default=D["seed"],
+                   help="run seed: sampling seeds derive from (seed, step, group) (default %(default)s)")
+    p.add_argument("--max-tokens", type=int, default=D["max_tokens"],
+                   help="tokens per stimulus sample (default %(default)s)")
+    p.add_argument("--temperature", type=float, default=D["temperature"],
+                   help="sampling temperature (default %(default)s)")
+    p.add_argument("--lr", type=float, default=D["lr"], help="LoRA learning rate (default %(default)s)")
+    p.add_argument("--random-budget", type=int, default=D["random_budget"],
                    help="constrained-random runs at most before the model (part of --budget; 0: the model from "
-                        "the start; default 8)")
-    p.add_argument("--patience", type=int, default=4,
-                   help="random runs in a row without a new point that end the random phase (default 4)")
+                        "the start; default %(default)s)")
+    p.add_argument("--patience", type=int, default=D["patience"],
+                   help="random runs in a row without a new point that end the random phase (default %(default)s)")
     p.add_argument("--replay", default=None, metavar="RUN",
                    help="re-run the suite kept in run folder RUN and compare its coverage with the recorded one")
     p.add_argument("--threads", type=int, default=1,
@@ -96,7 +103,7 @@ def run(args) -> int:
               + ("same points as recorded" if r["same"] else f"DIFFERS from the recorded {r['recorded']}"))
         return 0 if r["same"] else 1
     if suite_jobs.wants_suite(args):
-        return suite_jobs.run_suite(args, "cover")
+        return suite_jobs.run_suite(args, "cover", cover.config_from(vars(args)))
     if not args.task:
         raise ValueError("give a TASK (or --suite SUITE, or --replay RUN)")
     cfg = cover.config_from(vars(args))

@@ -3,6 +3,10 @@ import argparse
 
 from eda.pdk import PDKS
 from rtl_agent import suite_jobs
+from rtl_agent.commands import defaults
+from rtl_agent.optimize import OptimizeConfig
+
+D = defaults(OptimizeConfig)   # the CLI's defaults are the config's
 
 DESCRIPTION = """\
 Adapt the policy to one design. Each step picks B parent designs from a PUCT pool (starting at the
@@ -30,22 +34,22 @@ def register(sub):
     p = sub.add_parser("optimize", help="test-time RL on one design: keep the best verified PPA",
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", nargs="?", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder")
-    p.add_argument("--model", default="default", help="model folder or cached HF id (default: bundled SmolLM2-135M)")
+    p.add_argument("--model", default=D["model"], help="model folder or cached HF id (default: bundled SmolLM2-135M)")
     p.add_argument("--adapter", default=None,
                    help="SFT adapter merged into the model: edit, the bundled adapter trained further on one-line "
                    "edits (the default, bundled model only); default, the bundled Verilog adapter, better at full "
                    "rewrites and from a spec (the default with --from-spec); none: off; or a folder from "
                    "`rtl-agent sft`")
-    p.add_argument("--policy-backend", dest="backend", default="hf", choices=("hf", "vllm"),
+    p.add_argument("--policy-backend", dest="backend", default=D["backend"], choices=("hf", "vllm"),
                    help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
-    p.add_argument("--steps", type=int, default=5, help="steps to run in total (default 5); with --resume, the "
-                   "total to reach")
-    p.add_argument("--batch", type=int, default=1, metavar="B", help="parents per step (default 1)")
-    p.add_argument("--group", type=int, default=4, metavar="G", help="samples per parent (default 4)")
-    p.add_argument("--pdk", default=None, choices=sorted(PDKS), help="standard-cell library (default: the task's)")
-    p.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/<task>-s<seed>)")
+    p.add_argument("--steps", type=int, default=D["steps"], help="steps to run in total (default %(default)s); with "
+                   "--resume, the total to reach")
+    p.add_argument("--batch", type=int, default=D["batch"], metavar="B", help="parents per step (default %(default)s)")
+    p.add_argument("--group", type=int, default=D["group"], metavar="G", help="samples per parent (default %(default)s)")
+    p.add_argument("--pdk", default=D["pdk"], choices=sorted(PDKS), help="standard-cell library (default: the task's)")
+    p.add_argument("--out", default=D["out"], metavar="DIR", help="run folder (default runs/<task>-s<seed>)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
-    p.add_argument("--seed", type=int, default=0, help="run seed; same seed, same run (default 0)")
+    p.add_argument("--seed", type=int, default=D["seed"], help="run seed; same seed, same run (default %(default)s)")
     p.add_argument("--no-train", dest="train", action="store_false",
                    help="never update the policy (frozen best-of-N baseline with the same pool and budget)")
     p.add_argument("--no-pool", dest="pool", action="store_false",
@@ -57,19 +61,21 @@ def register(sub):
     p.add_argument("--from-spec", action="store_true",
                    help="start from the specification alone, not the reference RTL (the reference still "
                    "judges equivalence and sets the PPA baseline)")
-    p.add_argument("--max-tokens", type=int, default=256, help="tokens per sample (default 256)")
-    p.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
-    p.add_argument("--stop", default="endmodule", help="end each sample at this string (default endmodule; "
+    p.add_argument("--max-tokens", type=int, default=D["max_tokens"], help="tokens per sample (default %(default)s)")
+    p.add_argument("--temperature", type=float, default=D["temperature"],
+                   help="sampling temperature (default %(default)s)")
+    p.add_argument("--stop", default=D["stop"], help="end each sample at this string (default %(default)s; "
                    "'' for none, e.g. for designs with submodules)")
-    p.add_argument("--lr", type=float, default=1e-4, help="LoRA learning rate (default 1e-4)")
+    p.add_argument("--lr", type=float, default=D["lr"], help="LoRA learning rate (default %(default)s)")
     p.add_argument("--eps", type=float, default=None, help="starting KL budget per group (default log 2)")
-    p.add_argument("--edit", default=None, choices=("full", "diff", "mixed"),
+    p.add_argument("--edit", default=D["edit"], choices=("full", "diff", "mixed"),
                    help="action: full (write the whole new module), diff (SEARCH/REPLACE edits against the "
-                   "parent) or mixed (either); default: OptimizeConfig.edit (see bench/results/optimize_actions.md)")
+                   "parent) or mixed (either); default %(default)s (see bench/results/optimize_actions.md)")
     p.add_argument("--no-prefill", dest="prefill", action="store_false",
                    help="do not start the answer for the model (by default the answer begins with the code fence "
                    "and `module <top>` or a SEARCH marker, on backends that can continue an assistant turn)")
-    p.add_argument("--repair", type=int, default=1, help="re-prompts of an edit that does not apply (default 1)")
+    p.add_argument("--repair", type=int, default=D["repair"],
+                   help="re-prompts of an edit that does not apply (default %(default)s)")
     p.add_argument("--no-line-edit", dest="line_edit", action="store_false",
                    help="let the replacement of a prefilled one-line SEARCH run over several lines (by default the "
                    "sample stops at the line's end: one statement for one statement)")
@@ -79,16 +85,13 @@ def register(sub):
     p.add_argument("--no-header", dest="header", action="store_false",
                    help="start a prefilled full rewrite with `module <top>` only (by default with the parent's own "
                    "port header, so the model writes the body)")
-    p.add_argument("--workers", type=int, default=2, help="parallel EDA evaluations (default 2)")
+    p.add_argument("--workers", type=int, default=D["workers"], help="parallel EDA evaluations (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no live view; print one line per step")
     suite_jobs.add_arguments(p)   # --suite, --executor local|ray, --ray-address (issue #17)
     p.set_defaults(func=run)
 
 
-def config_from_args(args):
-    import math
-
-    from rtl_agent.optimize import OptimizeConfig
+def config_from_args(args) -> OptimizeConfig:
     for name in ("steps", "batch", "group", "max_tokens", "workers"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
@@ -99,16 +102,15 @@ def config_from_args(args):
                           batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,
                           pool=args.pool, fixed_kl=args.fixed_kl, from_spec=args.from_spec,
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
-                          eps0=math.log(2) if args.eps is None else args.eps, workers=args.workers,
+                          eps0=D["eps0"] if args.eps is None else args.eps, workers=args.workers,
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
                           line_edit=args.line_edit, header=args.header, keep_lhs=args.keep_lhs,
-                          accept_unproven=args.accept_unproven,
-                          **({"edit": args.edit} if args.edit else {}))
+                          accept_unproven=args.accept_unproven, edit=args.edit)
 
 
 def run(args) -> int:
     if suite_jobs.wants_suite(args):
-        return suite_jobs.run_suite(args, "optimize")
+        return suite_jobs.run_suite(args, "optimize", config_from_args(args))
     if not args.task:
         raise ValueError("give a TASK (or --suite SUITE)")
     from rich.console import Console
