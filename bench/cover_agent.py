@@ -1,4 +1,4 @@
-"""Coverage closure benchmark, agent half: LLM-written stimulus (`rtl_agent.cover`) against the
+"""Coverage closure benchmark, agent half: LLM-written stimulus (`rtl_agent.jobs.cover`) against the
 constrained-random baseline at the SAME simulation budget, on every RTLLM v2.0 reference that
 Verilator builds and every project task. Writes bench/results/cover_rtllm.{csv,md}. The model writes
 every stimulus from the start (random_budget=0): the measurement behind issue #16; bench/cover_closure.py
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from designs import load_suite  # noqa: E402
 from eda import tools  # noqa: E402
 from eda.coverage import pct  # noqa: E402
-from rtl_agent import cover  # noqa: E402
+from rtl_agent.jobs import cover  # noqa: E402
 
 TYPES = ("line", "branch", "expr", "toggle")
 COLUMNS = (["suite", "task", "budget", "base_status", "base_total_pct"] + [f"base_{t}" for t in TYPES]
@@ -93,7 +93,7 @@ def write_md(rows, ttt, path: Path, args, target, secs):
              f"baseline gets the same number of runs ({args.budget} x 200 cycles, `seeded_stimulus`). Agent: one group of "
              f"{min(args.group, args.budget)} samples, max_tokens {args.max_tokens}, temperature 0.8, no training; "
              "prompt = system + one worked example + spec (400 chars) + RTL (1200 chars), no coverage data yet at the "
-             "first group. Extraction (`rtl_agent.cover.extract_stimulus`): first fenced block; lines that cannot be "
+             "first group. Extraction (`rtl_agent.jobs.cover.extract_stimulus`): first fenced block; lines that cannot be "
              "stimulus (not starting with a statement keyword, a delay/event or a DUT input) dropped; truncated text "
              "cut at the last statement; wrapped in `initial begin ... $finish; end`. `x/y` = covered/total points.", "",
              "## Totals", "",

@@ -30,7 +30,7 @@ import pandas as pd  # noqa: E402
 
 from bench.common import header, md_table, write_rows  # noqa: E402
 from designs import load_suite  # noqa: E402
-from rtl_agent import cover  # noqa: E402
+from rtl_agent.jobs import cover  # noqa: E402
 
 TYPES = ("line", "branch", "expr", "toggle", "fsm_state", "fsm_arc")
 

@@ -37,7 +37,7 @@ def cover_task(t, suite: str, stimuli: int, cycles: int, mode: str = "seeded") -
     except Exception as e:                                 # missing data: a row, not a crash
         return {**row, "status": "error", "note": f"reference: {e}"[:200]}
     kw = dict(clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low, cycles=cycles,
-              period_ns=t.period_ns or 10.0)
+              period_ns=t.period_ns)
     if mode == "seeded":
         text = seeded_stimulus(t.ports, t.top, seed=0, **kw)
         results = coverage_runs(src, t.top, text, [[f"+seed={s}"] for s in range(stimuli)])

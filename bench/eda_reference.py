@@ -16,7 +16,7 @@ from rich.progress import track
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import header, md_table  # noqa: E402
 from designs import load_suite  # noqa: E402
-from eda.flow import evaluate  # noqa: E402
+from eda.flow import calibrate  # noqa: E402
 from eda.pdk import PDKS  # noqa: E402
 from eda.stages import STAGES as ALL_STAGES  # noqa: E402
 from rtl_agent.executor import add_arguments, from_args, make_executor  # noqa: E402
@@ -28,8 +28,7 @@ STAGES = tuple(s for s in ALL_STAGES if s not in ("interface", "equiv"))   # no 
 def one(job):
     task, pdk = job
     t = time.monotonic()
-    rep = evaluate(task.reference_sources(), task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
-                   period=task.period_ns, sim_fallback_on_fail=True)
+    rep = calibrate(task.flow_job(pdk, equiv=False), task.reference_sources())[1]
     row = {"design": task.name, "category": task.category, "pdk": pdk, "status": rep.status,
            "failed_stage": rep.failed_stage or "", "lint": rep.stages.get("lint").status if "lint" in rep.stages else "",
            "sim": rep.stages["sim"].status if "sim" in rep.stages else "not run",

@@ -29,13 +29,13 @@ def pair(job):
     with its own cold cache: a paired measurement that machine-load drift hits alike."""
     (task, pdk), i, caches = job
     from eda.cache import Cache
-    from eda.flow import evaluate
+    from eda.flow import calibrate
     rows = []
     for mode in (MODES if i % 2 == 0 else MODES[::-1]):
         sandbox.set_isolation(mode)
         t = time.monotonic()
-        rep = evaluate(task.reference_sources(), task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
-                       period=task.period_ns, sim_fallback_on_fail=True, cache=Cache(Path(caches[mode])))
+        rep = calibrate(task.flow_job(pdk, equiv=False, cache=Cache(Path(caches[mode]))),
+                        task.reference_sources())[1]
         rows.append({"design": task.name, "pdk": pdk, "isolation": mode, "status": rep.status,
                      "failed_stage": rep.failed_stage or "",
                      "sim": rep.stages["sim"].status if "sim" in rep.stages else "not run",

@@ -49,7 +49,7 @@ def main(argv=None) -> int:
     ap.add_argument("--max-per-task", type=int, default=60, help="variants evaluated per task, at most")
     ap.add_argument("--name", default="one_line_headroom")
     a = ap.parse_args(argv)
-    from rtl_agent.optimize import OptimizeConfig, OptimizeEnv, _join
+    from rtl_agent.jobs.optimize import OptimizeConfig, OptimizeEnv, _join
     from tqdm import tqdm
     rows, t0 = [], time.time()
     for task in a.tasks.split(","):
@@ -59,9 +59,9 @@ def main(argv=None) -> int:
         lines = code.splitlines()
         for kind, i, new in tqdm(variants(code)[:a.max_per_task], desc=task, leave=False):
             rep = env._eval("\n".join(lines[:i] + [new] + lines[i + 1:]) + "\n")
-            ok = rep["status"] == "pass" and rep.get("ppa") and ref.get("ppa")
-            rows.append({"task": task, "kind": kind, "line": i + 1, "new": new.strip(), "status": rep["status"],
-                         "ratio": round(ref["ppa"] / rep["ppa"], 4) if ok else ""})
+            ok = rep.ok and rep.ppa and ref.ppa
+            rows.append({"task": task, "kind": kind, "line": i + 1, "new": new.strip(), "status": rep.status,
+                         "ratio": round(ref.ppa / rep.ppa, 4) if ok else ""})
     out = ROOT / "bench" / "results" / a.name
     with open(out.with_suffix(".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["task", "kind", "line", "new", "status", "ratio"])

@@ -36,7 +36,7 @@ ARMS = ["full+pre", "diff+pre", "mixed+pre", "full", "diff", "mixed"]
 
 
 def run_one(task, arm, seed, a, policy) -> list[dict]:
-    from rtl_agent.optimize import OptimizeConfig, Optimizer
+    from rtl_agent.jobs.optimize import OptimizeConfig, optimize
     from training.store import RunStore
     edit, pre = arm.split("+")[0], arm.endswith("+pre")
     out = Path(a.runs) / f"{task}-{arm.replace('+', '_')}-s{seed}"
@@ -46,26 +46,21 @@ def run_one(task, arm, seed, a, policy) -> list[dict]:
                          line_edit=a.line_edit == "on", header=a.header == "on",
                          keep_lhs=a.keep_lhs == "on")
     t0 = time.time()
-    opt = Optimizer(cfg, policies=(policy, None))
-    try:
-        opt.open()
-        opt.run()
-    finally:
-        opt.close()
+    optimize(cfg, policies=(policy, None))
     wall = time.time() - t0
     rows = []
     with RunStore(out / "run.sqlite") as st:
         parent = st.candidates(0)[0]["text"]
         from rtl_agent.edits import same_design
         for c in st.candidates(1):
-            rp = c["report"] or {}
+            rp, sm = c["payload"], c["sample"]
             cd = rp.get("candidate") or {}
-            ok = c["failed_stage"] is None and not same_design(c["text"], parent)
+            ok = c["failed"] is None and not same_design(c["text"], parent)
             rows.append({"task": task, "arm": arm, "seed": seed, "action": cd.get("action"),
                          "applied": cd.get("applied"), "repaired": cd.get("repaired") or 0,
-                         "status": c["status"], "failed_stage": c["failed_stage"] or "",
-                         "success": int(ok), "ratio": rp.get("ratio"), "mode": rp.get("mode"),
-                         "prompt_tokens": rp.get("prompt_tokens"), "tokens": rp.get("tokens"),
+                         "status": c["status"], "failed_stage": c["failed"] or "",
+                         "success": int(ok), "ratio": rp.get("ratio"), "mode": sm.get("mode"),
+                         "prompt_tokens": sm.get("prompt_tokens"), "tokens": sm.get("tokens"),
                          "wall_s": round(wall, 1)})
     return rows
 

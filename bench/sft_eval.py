@@ -70,7 +70,7 @@ CUT = 0.2       # the share at which a VerilogEval problem counts as overlapping
 def overlap_shares(data: Path) -> dict:
     """{VerilogEval problem: share}: the larger of its reference's and its prompt's fraction of n-grams that
     occur anywhere in the training pairs (all kinds built, data.jsonl of the adapter folder)."""
-    from rtl_agent import sft_data
+    from rtl_agent.jobs.sft import data as sft_data
     train = sft_data.train_ngrams([json.loads(x) for x in data.read_text().splitlines()])
     shares = {}
     for name, share in sft_data.item_shares(sft_data.eval_items()["VerilogEval"], train).items():
@@ -168,7 +168,7 @@ def main(argv=None) -> int:
         shares = overlap_shares(Path(a.split_by_overlap))
         runs = {ad: Path(a.runs) / f"verilog-eval-{Path(ad).name}" for ad in a.adapters.split(",")}
         high = sorted((p for p, v in shares.items() if v >= CUT), key=lambda p: -shares[p])
-        from rtl_agent.sft_data import NGRAM
+        from rtl_agent.jobs.sft.data import NGRAM
         text += (f"\n## Held out by overlap\n\nShare: the larger of a problem's reference's and prompt's fraction of "
                  f"{NGRAM}-grams found anywhere in `{a.split_by_overlap}` (every pair built, not only those trained "
                  "on).\n\n" + md_table(pd.DataFrame(split_rows(shares, runs))) + f"\n\nProblems with share >= {CUT:.0%}: "

@@ -29,7 +29,7 @@ MODES = ("ttt", "frozen")
 
 
 def run_one(task, mode, seed, a, base: Path) -> list[dict]:
-    from rtl_agent.optimize import OptimizeConfig, optimize
+    from rtl_agent.jobs.optimize import OptimizeConfig, optimize
     from training.store import RunStore
     out = base / f"{task}-{mode}-s{seed}"
     cfg = OptimizeConfig(task=task, out=str(out), steps=a.steps, batch=a.batch, group=a.group,

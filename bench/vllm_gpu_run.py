@@ -8,7 +8,7 @@ ready for any CUDA machine with the project installed and a GPU build of vLLM:
     .venv/bin/python bench/vllm_gpu_run.py                      # adder16, bundled SmolLM2-135M
     .venv/bin/python bench/vllm_gpu_run.py --task mult8 --model /models/Qwen2.5-Coder-0.5B-Instruct
 
-What it does: `rtl_agent.optimize` with backend "vllm" -- vLLM samples (prefix caching, seeded
+What it does: `rtl_agent.jobs.optimize` with backend "vllm" -- vLLM samples (prefix caching, seeded
 per step and parent), a transformers+peft trainer beside it on the same GPU takes the entropic
 LoRA step, and the adapter is hot-swapped into the engine after every step (VLLMPolicy.sync).
 It then checks what a GPU run must show and writes OUT/gpu_run.json:
@@ -50,24 +50,24 @@ def main(argv=None) -> int:
         print("vllm_gpu_run: vLLM is not installed (pip install vllm)", file=sys.stderr)
         return 2
 
-    from rtl_agent.optimize import OptimizeConfig, Optimizer
+    from rtl_agent.jobs.optimize import OptimizeConfig, make_loop, summary as summarize
     from training.store import RunStore
     cfg = OptimizeConfig(task=args.task, out=args.out, model=args.model, backend="vllm", steps=args.steps,
                          batch=args.batch, group=args.group, max_tokens=args.max_tokens, seed=args.seed,
                          resume=True)
     served = []
     t0 = time.time()
-    opt = Optimizer(cfg)
+    loop, env = make_loop(cfg)
     try:
-        opt.open()
+        loop.open()
         load_s = time.time() - t0
-        while opt.step < cfg.steps:
-            lr = getattr(opt.sampler, "lora_request", None)
+        while loop.step < cfg.steps:
+            lr = getattr(loop.sampler, "lora_request", None)
             served.append(getattr(lr, "lora_path", None))     # the adapter vLLM samples this step with
-            opt.do_step(opt.step + 1)
-        summary = opt.summary()
+            loop.do_step(loop.step + 1)
+        summary = summarize(loop, env)
     finally:
-        opt.close()
+        loop.close()
     with RunStore(Path(args.out) / "run.sqlite") as st:
         steps = st.steps()[1:]
         n_cands = len(st.candidates()) - 1

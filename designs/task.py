@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from eda.config import MissingData, require_shared
+from eda.flow import FlowJob
 from eda.hdl import detect_clock_reset, find_top, module_names
 from eda.observe import Observe, ObserveError, check as check_observe, parse as parse_observe
 from eda.pdk import PDKS
@@ -55,6 +56,18 @@ class Task:
     @property
     def sequential(self) -> bool:
         return self.clock is not None
+
+    def flow_job(self, pdk: str | None = None, equiv: bool = True, **changes):
+        """The eda.flow.FlowJob that judges a candidate for this task: its testbench with its verdict rule
+        and compile flags, the reference (equiv=True: interface + equivalence, modulo the task's
+        don't-cares), its clock, reset and period, and its PDK (or `pdk`). Every job builds its
+        evaluations here (then eda.flow.calibrate picks the simulator the reference passes with).
+        `changes`: other FlowJob fields (stages, limits, cache, ...)."""
+        return FlowJob(top=self.top, tb=self.testbench_sources(), tb_top=self.tb_top or None,
+                       verdict=self.verdict, sim_flags=self.sim_flags,
+                       ref=self.reference_sources() if equiv else {}, clock=self.clock or "auto",
+                       reset=self.reset, period=self.period_ns,
+                       observe=self.observe if equiv else None, pdk=pdk or self.pdk, **changes)
 
     def reference_sources(self) -> dict[str, str]:
         """filename -> text of the reference, its top renamed to `top` when they differ."""

@@ -1,8 +1,14 @@
 """The evaluator: screen -> lint -> sim -> interface/equiv -> synth -> sta, early exit, cached.
 
-    report = evaluate({"add.v": text}, top="add", pdk="nangate45", tb=[tb_path])
+One job description (FlowJob: testbench, verdict rule, simulators, reference, clock, PDK, limits, ...)
+and one entry, `evaluate(job, candidate)`, as edalize has one EDAM per build; a task builds its job
+with `Task.flow_job()`, so every caller judges a candidate the same way.
+
+    job = FlowJob(top="add", tb={"tb.v": tb_text}, pdk="nangate45")
+    report = evaluate(job, {"add.v": text})
 """
 import time
+from dataclasses import dataclass, field, replace
 
 from . import pdk as pdks
 from . import stages as stages_
@@ -12,7 +18,8 @@ from .lint import lint
 from .observe import VERSION as OBSERVE_VERSION
 from .report import Diagnostic, Report, StageResult
 from .hdl import decode_source, module_names
-from .sandbox import Sandbox, isolation_mode, screen
+from .sandbox import Sandbox, isolation_mode
+from .screen import screen
 from .simulate import simulate
 from .sources import HDL_SUFFIXES, as_texts
 from .sta import timing_power
@@ -25,47 +32,88 @@ BACK = tuple(s for s in stages_.BACK if s not in stages_.RUN_WITH)
 ALL_STAGES = FRONT + BACK
 
 
-def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = None, tb=None,
-             tb_top: str | None = None, ref=None, clock: str | None = "auto", reset: str | None = None,
-             period: float = 10.0, stages=ALL_STAGES, simulators=("icarus", "verilator"),
-             sim_fallback_on_fail: bool = False,
-             use_cache: bool = True, cache: Cache | None = None, limits: dict | None = None,
-             equiv_opts: dict | None = None, verdict=None, sim_flags: dict | None = None, observe=None) -> Report:
-    """Score one candidate. `sources`: dict name->text or paths. `tb`: testbench files (+ data files;
-    a Python test module runs through cocotb). `ref`: reference sources for the interface/equivalence
-    stages. `verdict`: the sim verdict rule (preset name, mapping, eda.verdict.VerdictRule; None: detect
-    from the testbench); `sim_flags`: extra compile flags per simulator; `observe`: the task's observation
-    rule (eda.observe.Observe; None: strict equivalence). Never raises for bad candidates."""
+@dataclass(frozen=True)
+class FlowJob:
+    """How a candidate is judged: everything but the candidate itself. Sources (testbench, reference)
+    are read into name -> text at construction, so a job is a complete, self-contained description."""
+    top: str
+    tb: dict = field(default_factory=dict)            # testbench files (+ data files); a .py runs through cocotb
+    tb_top: str | None = None
+    verdict: object = None                            # sim verdict rule (preset, mapping, VerdictRule; None: detect)
+    sim_flags: dict = field(default_factory=dict)     # extra compile flags per simulator
+    simulators: tuple = ("icarus", "verilator")       # tried in order; one after calibrate()
+    sim_fallback_on_fail: bool = False                # a failing simulation is retried on the next simulator
+    ref: dict = field(default_factory=dict)           # reference sources: interface + equivalence stages
+    clock: str | None = "auto"                        # clock port; auto: detect; None: none (STA: virtual)
+    reset: str | None = None
+    period: float = 10.0                              # ns
+    observe: object = None                            # eda.observe.Observe: the spec's don't-cares; None: strict
+    pdk: str = "nangate45"
+    corner: str | None = None
+    stages: tuple = ALL_STAGES
+    limits: dict = field(default_factory=dict)        # per stage: {"sim": {"timeout_s": ...}, ...}
+    equiv: dict = field(default_factory=dict)         # options of eda.equiv.equivalence (depth, seed, ...)
+    use_cache: bool = True
+    cache: Cache | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        for name in ("tb", "ref"):
+            object.__setattr__(self, name, as_texts(getattr(self, name)))
+        object.__setattr__(self, "stages", tuple(self.stages))
+        object.__setattr__(self, "simulators", tuple(self.simulators))
+        object.__setattr__(self, "verdict", get_rule(self.verdict))
+        object.__setattr__(self, "sim_flags", dict(self.sim_flags or {}))
+        object.__setattr__(self, "limits", dict(self.limits or {}))
+        object.__setattr__(self, "equiv", dict(self.equiv or {}))
+
+    def replace(self, **changes) -> "FlowJob":
+        return replace(self, **changes)
+
+
+def calibrate(job: FlowJob, reference) -> tuple[FlowJob, Report]:
+    """Score the reference with its own testbench, falling back from one simulator to the next; the job
+    returned keeps the simulator it passed with (some RTLLM testbenches race under Icarus but not
+    Verilator), so candidates are judged by the simulator their reference passes. The reference is
+    judged without a reference of its own (no equivalence with itself)."""
+    rep = evaluate(job.replace(sim_fallback_on_fail=True, ref={}, observe=None), reference)
+    sim = rep.stages.get("sim")
+    chosen = sim.data.get("simulator") if sim else None
+    return (job.replace(simulators=(chosen,)) if chosen else job), rep
+
+
+def evaluate(job: FlowJob, candidate) -> Report:
+    """Score one candidate (`candidate`: dict name -> text, or paths) as `job` describes. Never raises
+    for bad candidates."""
+    if not isinstance(job, FlowJob):
+        raise TypeError("evaluate(job, candidate): job must be an eda.flow.FlowJob")
     t0 = time.monotonic()
-    texts = as_texts(sources)
-    tb_texts = as_texts(tb)
-    ref_texts = as_texts(ref)
-    lims = limits or {}
-    eq = equiv_opts or {}
-    rule = get_rule(verdict)
-    front = [s for s in stages if s in FRONT]
-    back = [s for s in stages if s in BACK]
+    texts = as_texts(candidate)
+    rule = job.verdict
+    front = [s for s in job.stages if s in FRONT]
+    back = [s for s in job.stages if s in BACK]
     src_id, ver, iso = text_hash(texts), tools.versions(), isolation_mode()
     # Two cache entries: what depends on the testbench/reference, and what depends on the PDK,
     # so sweeping PDKs or clock periods re-simulates nothing.
-    k_front = key({"src": src_id, "tb": text_hash(tb_texts), "ref": text_hash(ref_texts), "top": top,
-                   "tb_top": tb_top, "clock": clock, "reset": reset, "stages": front, "sims": list(simulators),
-                   "fallback": sim_fallback_on_fail, "equiv": eq, "flow": FLOW_VERSION, "tools": ver,
+    k_front = key({"src": src_id, "tb": text_hash(job.tb), "ref": text_hash(job.ref), "top": job.top,
+                   "tb_top": job.tb_top, "clock": job.clock, "reset": job.reset, "stages": front,
+                   "sims": list(job.simulators), "fallback": job.sim_fallback_on_fail, "equiv": job.equiv,
+                   "flow": FLOW_VERSION, "tools": ver,
                    "isolation": iso,    # an unsandboxed result is never served as a sandboxed one
-                   **({"verdict": rule_key(rule)} if rule else {}), **({"sim_flags": sim_flags} if sim_flags else {}),
-                   **({"observe": observe.to_dict(), "observe_version": OBSERVE_VERSION} if observe else {})})
-    k_back = key({"src": src_id, "top": top, "pdk": pdk, "corner": corner, "clock": clock, "period": period,
-                  "stages": back, "lib": pdks.lib_hash(pdk, corner) if back else None, "flow": FLOW_VERSION,
+                   **({"verdict": rule_key(rule)} if rule else {}),
+                   **({"sim_flags": job.sim_flags} if job.sim_flags else {}),
+                   **({"observe": job.observe.to_dict(), "observe_version": OBSERVE_VERSION} if job.observe else {})})
+    k_back = key({"src": src_id, "top": job.top, "pdk": job.pdk, "corner": job.corner, "clock": job.clock,
+                  "period": job.period, "stages": back,
+                  "lib": pdks.lib_hash(job.pdk, job.corner) if back else None, "flow": FLOW_VERSION,
                   "tools": ver, "isolation": iso}) if back else None
-    cache = (cache or Cache()) if use_cache else None
-    rep = Report(top=top, pdk=pdk, isolation=iso)
+    cache = (job.cache or Cache()) if job.use_cache else None
+    rep = Report(top=job.top, pdk=job.pdk, isolation=iso)
     hit_front = cache.get(k_front) if cache else None
     if hit_front:
         rep.stages = {k: StageResult.from_dict(v) for k, v in hit_front["stages"].items()}
         rep.status = hit_front["status"]
     else:
-        _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, front, simulators, lims, eq,
-               sim_fallback_on_fail, rule, sim_flags, observe)
+        _front(rep, job, texts, front)
         if cache and not _timed_out(rep):   # timeouts depend on machine load: retry next time
             cache.put(k_front, {"status": rep.status, "stages": {k: v.to_dict() for k, v in rep.stages.items()}})
     hit_back = None
@@ -78,7 +126,7 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
                                                                                       "power_w", "ppa"))
         else:
             n = len(rep.stages)
-            _back(rep, _decoded(texts), top, pdk, corner, clock, period, back, lims)
+            _back(rep, job, _decoded(texts), back)
             if cache and not _timed_out(rep):
                 cache.put(k_back, {"stages": {k: v.to_dict() for k, v in list(rep.stages.items())[n:]},
                                    "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
@@ -86,7 +134,6 @@ def evaluate(sources, top: str, pdk: str = "nangate45", corner: str | None = Non
     rep.cached = bool(hit_front) and (bool(hit_back) or not (rep.ok and back))
     rep.seconds = time.monotonic() - t0
     return rep
-
 
 
 def _timed_out(rep) -> bool:
@@ -123,36 +170,39 @@ def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
                        [Diagnostic(r) for r in reasons])
 
 
-def _front(rep, texts, tb_texts, ref_texts, top, tb_top, clock, reset, stages, simulators, lims, equiv_opts,
-           sim_fallback_on_fail, rule=None, sim_flags=None, observe=None):
+def _front(rep, job: FlowJob, texts, stages):
     def go(st: StageResult) -> bool:
         rep.add(st)
         return rep.ok
-    if not go(_screen(texts, top, tb_texts)):
+    if not go(_screen(texts, job.top, job.tb)):
         return
     texts = _decoded(texts)
-    if "lint" in stages and not go(lint(texts, top, limits=lims.get("lint"))):
+    lims = job.limits
+    if "lint" in stages and not go(lint(texts, job.top, limits=lims.get("lint"))):
         return
-    if "sim" in stages and tb_texts:
-        if not go(simulate(texts, tb_texts, tb_top=tb_top, limits=lims.get("sim"), simulators=simulators,
-                           fallback_on_fail=sim_fallback_on_fail, verdict_rule=rule, dut_top=top,
-                           sim_flags=sim_flags)):
+    if "sim" in stages and job.tb:
+        if not go(simulate(texts, job.tb, tb_top=job.tb_top, limits=lims.get("sim"), simulators=job.simulators,
+                           fallback_on_fail=job.sim_fallback_on_fail, verdict_rule=job.verdict, dut_top=job.top,
+                           sim_flags=job.sim_flags or None)):
             return
-    if "equiv" in stages and ref_texts:
+    if "equiv" in stages and job.ref:
         from .equiv import check_interface   # lazy: heavier, and only with a reference
         from .observe import equivalence
-        if not go(check_interface(texts, ref_texts, top)):
+        # the sources were screened once, above: the stages below do not screen them again
+        if not go(check_interface(texts, job.ref, job.top, screened=True)):
             return
-        go(equivalence(texts, ref_texts, top, observe, clock=None if clock == "auto" else clock, reset=reset,
-                       **equiv_opts))
+        go(equivalence(texts, job.ref, job.top, job.observe, clock=None if job.clock == "auto" else job.clock,
+                       reset=job.reset, screened=True, **job.equiv))
 
 
-def _back(rep, texts, top, pdk, corner, clock, period, stages, lims):
+def _back(rep, job: FlowJob, texts, stages):
+    top, pdk, lims = job.top, job.pdk, job.limits
+
     def go(st: StageResult) -> bool:
         rep.add(st)
         return rep.ok
     try:
-        lib = pdks.liberty(pdk, corner)
+        lib = pdks.liberty(pdk, job.corner)
     except pdks.PdkMissing as e:
         rep.add(StageResult("synth", "error", diagnostics=[Diagnostic(str(e))]))
         return
@@ -164,7 +214,7 @@ def _back(rep, texts, top, pdk, corner, clock, period, stages, lims):
         st.data.pop("netlist", None)   # the temp dir goes away; a path to it would mislead
         if "sta" not in stages:
             return
-        tp = timing_power(sb.path / "netlist.v", top, lib, clock=clock, period=period, limits=lims.get("sta"))
+        tp = timing_power(sb.path / "netlist.v", top, lib, clock=job.clock, period=job.period, limits=lims.get("sta"))
         if not go(tp):
             return
     rep.delay_ns = tp.data["delay_ns"]

@@ -105,7 +105,7 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
     an input listed in `fields` ({name: [(lo, width)]}, eda.hdl.input_fields: the slices the DUT reads,
     e.g. a float's sign/exponent/mantissa) gets those corners per field, independently.
     finish=False: instead of $finish the testbench sets `rtla_done` and keeps running, so more
-    stimulus can continue from the state the random run left (see rtl_agent.cover)."""
+    stimulus can continue from the state the random run left (see rtl_agent.jobs.cover)."""
     ins = [p for p in ports if p.direction == "input"]
     data = [p for p in ins if p.name not in (clock, reset)]
     on, off = ("1'b0", "1'b1") if reset_active_low else ("1'b1", "1'b0")

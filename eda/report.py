@@ -101,6 +101,30 @@ class Report:
                 return n
         return None
 
+    def stage(self, name: str) -> StageResult | None:
+        """The stage's result, or None when it did not run."""
+        return self.stages.get(name)
+
+    @property
+    def equiv_status(self) -> str | None:
+        """The equivalence verdict (proven, bounded(N), counterexample, ...), None without the stage."""
+        st = self.stages.get("equiv")
+        return st.status if st else None
+
+    @property
+    def failure_reason(self) -> str:
+        """The first diagnostic of the failing stage ("" when nothing failed)."""
+        fs = self.failed_stage
+        return "; ".join(str(d) for d in self.stages[fs].diagnostics[:1]) if fs else ""
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Report":
+        return cls(status=d["status"], top=d.get("top", ""), pdk=d.get("pdk", ""),
+                   stages={k: StageResult.from_dict(v) for k, v in (d.get("stages") or {}).items()},
+                   area_um2=d.get("area_um2"), delay_ns=d.get("delay_ns"), power_w=d.get("power_w"),
+                   ppa=d.get("ppa"), cached=bool(d.get("cached")), seconds=d.get("seconds") or 0.0,
+                   isolation=d.get("isolation", ""))
+
     def to_dict(self) -> dict:
         return {"status": self.status, "failed_stage": self.failed_stage, "top": self.top, "pdk": self.pdk,
                 "area_um2": self.area_um2, "delay_ns": self.delay_ns, "power_w": self.power_w, "ppa": self.ppa,

@@ -12,6 +12,7 @@ by the closest window of lines above a similarity threshold (difflib). A block t
 nowhere fails the whole edit; the error names the block and shows the parent's closest lines, so
 a re-prompt can ask for a corrected block. `region` (a (first, last) 1-based line range of the
 parent) restricts where blocks may match: the focus mode accepts edits only in the region it showed.
+What the model is told about the format: rtl_agent.prompts.edit.DIFF_HOWTO.
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from eda.hdl import normalise
+
+from .rewrites import is_target
 
 # a block ends at its REPLACE marker, or, when the marker was left out, at the closing fence or the
 # next block's SEARCH marker
@@ -137,7 +140,6 @@ def apply_blocks(parent: str, blocks, threshold: float = THRESHOLD, region: tupl
     return res
 
 
-_STMT = re.compile(r"^\s*(?:assign\b.*|[A-Za-z_][\w\[\]:.\s{},]*<?=.*);\s*(?://.*)?$")
 
 
 def targets(code: str, names=(), region: tuple | None = None) -> list[int]:
@@ -145,7 +147,7 @@ def targets(code: str, names=(), region: tuple | None = None) -> list[int]:
     critical-path `names` first (within `region`, 1-based inclusive, when given)."""
     lines = code.splitlines()
     lo, hi = (region[0] - 1, region[1]) if region else (0, len(lines))
-    found = [i for i in range(lo, min(hi, len(lines))) if _STMT.match(lines[i]) and "==" not in lines[i].split("=")[0]]
+    found = [i for i in range(lo, min(hi, len(lines))) if is_target(lines[i])]
     hot = [i for i in found if any(re.search(r"\b" + re.escape(w) + r"\b", lines[i]) for w in names)]
     return hot + [i for i in found if i not in hot]
 
@@ -153,8 +155,3 @@ def targets(code: str, names=(), region: tuple | None = None) -> list[int]:
 def same_design(a: str | None, b: str | None) -> bool:
     """Identical after removing comments and collapsing whitespace (eda.hdl.normalise)."""
     return a is not None and b is not None and normalise(a) == normalise(b)
-
-
-DIFF_HOWTO = ("Answer with one or more SEARCH/REPLACE blocks in a ```verilog block. Each block copies "
-              "lines of the current design exactly and gives their replacement:\n"
-              "```verilog\n<<<<<<< SEARCH\n  assign y = a * b;\n=======\n  assign y = a << 1;\n>>>>>>> REPLACE\n```")

@@ -7,7 +7,11 @@ from __future__ import annotations
 import random
 import re
 
+# One assignment statement on one line: indent, head (`assign x =`, `q <=`, `S4: next =`), space, the
+# right-hand side, then `;` and an optional comment. The one definition of such a line: edits.targets
+# takes the lines it splits whose head is a plain left-hand side (is_target).
 _LINE = re.compile(r"^(\s*)((?:assign\s+)?[^=<>!]*?(?:<=|=))(?!=)(\s*)(.*?);(\s*(?://.*)?)$")
+_PLAIN_HEAD = re.compile(r"assign\b.*|[A-Za-z_][\w\[\]:.\s{},]*<?=")
 _COMMUTE = ("&&", "||", "==", "!=", "+", "*", "&", "|", "^")
 _ZERO = r"(?:\d*'[dhb]0+|0)"
 _ATOM = r"[A-Za-z_]\w*(?:\[[^\]]+\])?"
@@ -19,6 +23,13 @@ def statement_head(line: str) -> str | None:
     the left-hand side), or None when the line is not one assignment."""
     m = _LINE.match(line)
     return line[:m.end(2)] if m else None
+
+
+def is_target(line: str) -> bool:
+    """A one-line assignment whose left-hand side is a plain name, slice or concatenation (not a
+    continuation line of a call or a conditional that happens to hold an `=`)."""
+    m = _LINE.match(line)
+    return bool(m) and bool(_PLAIN_HEAD.fullmatch(m.group(2).lstrip()))
 
 
 def _top_ops(e: str) -> list[tuple[int, str]]:

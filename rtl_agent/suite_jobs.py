@@ -11,9 +11,9 @@ its worker or node died resumes its own folder (it marks the folder with the sui
 node costs the unfinished step, never a restart or a second copy. The driver writes the suite summary
 (summary.json, summary.csv, summary.md) from what the jobs return.
 
-A job gets the run's config (optimize: `rtl_agent.optimize.OptimizeConfig` with the design's task and run
-folder filled in; cover: `rtl_agent.cover.CoverConfig` and the policy, threads and baseline) and runs
-`rtl_agent.optimize.optimize` / `rtl_agent.cover.run_cover`: this module imports no command module.
+A job gets the run's config (optimize: `rtl_agent.jobs.optimize.OptimizeConfig` with the design's task and run
+folder filled in; cover: `rtl_agent.jobs.cover.CoverConfig` and the policy, threads and baseline) and runs
+`rtl_agent.jobs.optimize.optimize` / `rtl_agent.jobs.cover.run_cover`: this module imports no command module.
 """
 import datetime
 import json
@@ -77,7 +77,7 @@ def _attempt(kind, p, run_dir, body):
 def optimize_job(p: dict) -> dict:
     """One design's optimization (or its resumption) in its own run folder; returns its summary.
     p["cfg"]: its OptimizeConfig (task and out are the design's)."""
-    from rtl_agent.optimize import optimize
+    from rtl_agent.jobs.optimize import optimize
     run_dir = Path(p["out"])
 
     def body():
@@ -92,7 +92,7 @@ def cover_job(p: dict) -> dict:
     """One design's coverage closure (or its resumption) in its own run folder; returns its summary.
     p["cfg"]: the run's CoverConfig; p["policy"], p["threads"], p["baseline"], p["resume"]: the CLI's."""
     from designs import load_task
-    from rtl_agent import cover
+    from rtl_agent.jobs import cover
     run_dir = Path(p["out"])
 
     def body():

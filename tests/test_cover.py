@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from designs import load_task
-from rtl_agent import cover
+from eda import coverage as cov
+from rtl_agent.jobs import cover
+from training.rows import Candidate, Context
+from training.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.requires("verilator")        # missing: a failure naming scripts/setup.sh
@@ -59,7 +62,7 @@ def test_uncompilable_stimulus_is_a_penalised_verdict(task):
     text, _ = cover.extract_stimulus("```verilog\nfoo bar baz;\n```")
     r = cover.simulate(task, task.reference_sources(), text, cfg)
     assert r.status == "error" and r.diagnostics
-    db = cover.cov.CoverageDB()
+    db = cov.CoverageDB()
     (reward, gain), = cover.score([r], db, ["line"], cover.REWARDS)
     assert reward == cover.REWARDS["error"] < 0 and gain == 0
     # and a stimulus that runs earns the share of the gap it closes
@@ -99,7 +102,7 @@ def test_unknown_metric_fails_before_any_simulation(tmp_path):
 
 
 def test_holes_name_lines_and_conditions(task):
-    db = cover.cov.CoverageDB(task.reference_sources())
+    db = cov.CoverageDB(task.reference_sources())
     r = cover.simulate(task, task.reference_sources(), "initial begin rst = 1; #30 $finish; end", cover.CoverConfig())
     db.add(r.points)
     hs = cover.holes(db, ["line", "branch"], 6)
@@ -115,14 +118,18 @@ def test_model_stimulus_continues_from_the_random_state(tmp_path):
     # body that says `// from: random` runs after that run's testbench, with its seed
     t = load_task("multi_booth_8bit")
     env = cover.CoverEnv(t, tmp_path, cover.CoverConfig(random_budget=1, budget=4), "none")
-    rows = env.start()
-    assert [r["report"]["kind"] for r in rows] == ["random"] and env.sims[0]["plusargs"] == ["+seed=0"]
+    rows = env.start(Context(tmp_path))
+    assert [r.payload["kind"] for r in rows] == ["random"] and env.sims[0]["plusargs"] == ["+seed=0"]
     cand = env.extract("```verilog\n// from: random\nreset = 1;\n@(negedge clk);\nreset = 0;\n"
                        "repeat (40) @(negedge clk);\n$finish;\n```")
-    assert "wait (rtla_done)" in cand[0] and cand[1] == ["+seed=0"]
-    assert env.extract("```verilog\nreset = 1;\n#20 $finish;\n```")[1] == []      # from reset
-    (row,), = env.score(1, [None], [[None]], [[cand]])
-    assert row["status"] == "pass" and row["report"]["gain"] > 0 and row["report"]["accepted"]
+    assert isinstance(cand, Candidate)
+    assert "wait (rtla_done)" in cand.value[0] and cand.value[1] == ["+seed=0"]
+    assert env.extract("```verilog\nreset = 1;\n#20 $finish;\n```").value[1] == []      # from reset
+    none = env.extract("Sure! Here is how:")          # no stimulus: the row records the completion
+    assert none.value is None and none.text == "Sure! Here is how:"
+    (row,), = env.score(Context(tmp_path), 1, [None], [[cand]])
+    assert row.status == "pass" and row.payload["gain"] > 0 and row.payload["accepted"]
+    assert row.metrics["gain"] == row.payload["gain"] and row.valid
 
 
 def test_random_first_then_the_model_on_the_holes(policy, tmp_path):
@@ -136,10 +143,10 @@ def test_random_first_then_the_model_on_the_holes(policy, tmp_path):
     rows = _rows(tmp_path / "run" / "coverage.csv")
     assert [r["kind"] for r in rows] == ["random"] * 4 + ["llm"]
     env = cover.CoverEnv(t, tmp_path / "x", cfg, "default")
-    env.sims = cover._state(cover.RunStore(tmp_path / "run" / "run.sqlite"))
+    env.sims = cover._state(RunStore(tmp_path / "run" / "run.sqlite"))
     env.db = cover._union(env.sims, env.sources)
     env.attach(policy)
-    (g,) = env.groups(1)
+    (g,) = env.groups(Context(tmp_path / "x"), 1)
     assert "FSM state: S4->S0 never seen (transition)" in g.prompt[-1]["content"] and g.info["mode"] == "whole"
 
 
@@ -267,12 +274,12 @@ def test_cocotb_stimulus_merges_with_verilog_points(tmp_path):
     # ~1 min: cocotb's Verilator build compiles the whole runtime (no cache in that form)
     t = load_task("counter8")
     env = cover.CoverEnv(t, tmp_path, cover.CoverConfig(random_budget=1, budget=4), "none")
-    env.start()
+    env.start(Context(tmp_path))
     keys = set(env.db.points)
     cand = env.extract("Here:\n```python\nasync def stimulus(dut):\n    dut.rst.value = 1\n"
                        "    await ClockCycles(dut.clk, 2)\n    dut.rst.value = 0\n    dut.en.value = 1\n"
                        "    await ClockCycles(dut.clk, 300)\n```")
-    assert cand == [cover.extract_cocotb(cand[0]), []] and cover.cov.is_cocotb(cand[0])
-    (row,), = env.score(1, [None], [[None]], [[cand]])
-    assert row["status"] == "pass", row["report"]["diagnostics"]
+    assert cand.value == [cover.extract_cocotb(cand.value[0]), []] and cov.is_cocotb(cand.value[0])
+    (row,), = env.score(Context(tmp_path), 1, [None], [[cand]])
+    assert row.status == "pass", row.payload["diagnostics"]
     assert set(env.db.points) == keys            # the same points as the Verilog runs: one union

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from eda.cache import Cache
-from eda.flow import evaluate
+from eda.flow import FlowJob, evaluate
 from eda.lint import lint
 
 from eda.simulate import simulate
@@ -79,7 +79,7 @@ def test_simulate_falls_back_to_verilator():
 
 
 def test_evaluate_all_stages_and_json_keys():
-    rep = evaluate({"add4.v": ADDER}, "add4", tb={"tb.v": ADDER_TB}, use_cache=False)
+    rep = evaluate(FlowJob(top="add4", tb={"tb.v": ADDER_TB}, use_cache=False), {"add4.v": ADDER})
     assert rep.ok, rep.to_json()
     assert list(rep.stages) == ["screen", "lint", "sim", "synth", "sta"]
     d = rep.to_dict()
@@ -87,36 +87,37 @@ def test_evaluate_all_stages_and_json_keys():
         assert k in d
     assert d["area_um2"] > 0 and d["delay_ns"] > 0 and d["power_w"] > 0
     assert d["ppa"] == pytest.approx(d["area_um2"] * d["delay_ns"] * d["power_w"])
-    sky = evaluate({"add4.v": ADDER}, "add4", pdk="sky130hd", use_cache=False)
+    sky = evaluate(FlowJob(top="add4", pdk="sky130hd", use_cache=False), {"add4.v": ADDER})
     assert sky.ok and sky.area_um2 > rep.area_um2   # sky130 cells are larger than 45 nm ones
 
 
 def test_sequential_design_gets_its_clock():
-    rep = evaluate({"cnt.v": COUNTER}, "cnt", use_cache=False, period=5.0)
+    rep = evaluate(FlowJob(top="cnt", use_cache=False, period=5.0), {"cnt.v": COUNTER})
     assert rep.ok
     assert rep.stages["sta"].data["clock"] == "clk" and rep.stages["sta"].data["period_ns"] == 5.0
 
 
 def test_early_exit_stops_at_first_failure():
-    rep = evaluate({"add4.v": ADDER_BAD}, "add4", tb={"tb.v": ADDER_TB}, use_cache=False)
+    rep = evaluate(FlowJob(top="add4", tb={"tb.v": ADDER_TB}, use_cache=False), {"add4.v": ADDER_BAD})
     assert rep.status == "fail" and rep.failed_stage == "sim"
     assert "synth" not in rep.stages and rep.ppa is None
 
 
 def test_synthesis_failures_are_verdicts():
-    empty = evaluate({"z.v": "module z(input a, output y); assign y = 1'b0; endmodule"}, "z", use_cache=False)
+    job = FlowJob(top="z", use_cache=False)
+    empty = evaluate(job, {"z.v": "module z(input a, output y); assign y = 1'b0; endmodule"})
     assert empty.failed_stage == "synth" and "0 cells" in empty.stages["synth"].diagnostics[0].message
     nonsyn = "module n(input a, output reg y); always @(a) begin #5 y = a; end initial forever #1 y = ~y; endmodule"
-    rep = evaluate({"n.v": nonsyn}, "n", use_cache=False)
+    rep = evaluate(FlowJob(top="n", use_cache=False), {"n.v": nonsyn})
     assert rep.status in ("fail", "error") and rep.ppa is None
 
 
 def test_cache_hit_is_fast(tmp_path):
     c = Cache(tmp_path)
-    first = evaluate({"add4.v": ADDER}, "add4", cache=c)
+    first = evaluate(FlowJob(top="add4", cache=c), {"add4.v": ADDER})
     assert not first.cached
     t = time.perf_counter()
-    again = evaluate({"add4.v": ADDER}, "add4", cache=c)
+    again = evaluate(FlowJob(top="add4", cache=c), {"add4.v": ADDER})
     dt = time.perf_counter() - t
     assert again.cached and again.ppa == first.ppa
     assert dt < 0.05   # the target is 5 ms (bench/); the test leaves room for a loaded CI machine

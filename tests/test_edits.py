@@ -6,6 +6,7 @@ import pytest
 from rtl_agent import edits, focus, prompts
 from rtl_agent.policy.base import Completion, Policy
 from training.loop import Environment, Group, Loop, LoopConfig, has_variance
+from training.rows import Candidate, Row
 
 PARENT = ("module t(input [3:0] a, output [3:0] y);\n"
           "  wire [3:0] w;\n"
@@ -115,14 +116,14 @@ class RewardEnv(Environment):
     def done(self, step):
         return step > 2
 
-    def groups(self, step):
+    def groups(self, ctx, step):
         return [Group([{"role": "user", "content": "x"}], 2, None)]
 
-    def extract(self, text, group):
-        return text
+    def extract(self, text, group, attempt):
+        return Candidate(text)
 
-    def score(self, step, groups, comps, cands):
-        return [[{"reward": float(c), "text": c, "status": "x", "failed_stage": None} for c in cs] for cs in cands]
+    def score(self, ctx, step, groups, cands):
+        return [[Row(c.value, float(c.value), "x") for c in cs] for cs in cands]
 
 
 class TwoTexts(ScriptedPolicy):
@@ -153,7 +154,7 @@ def test_diff_duplicate_and_repair_in_optimize(tmp_path):
     good = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = cin + b + a;") + "```"
     dup = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = a + b + cin;  // same") + "```"
     bad = block("    assign q = z;", "    assign q = 0;") + "```"
-    from rtl_agent.optimize import OptimizeConfig
+    from rtl_agent.jobs.optimize import OptimizeConfig
     cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=3, batch=1, group=1, edit="diff",
                          train=False, repair=1, workers=1, pool=False, prefill=False)
     pol = ScriptedPolicy([good, dup, bad, bad])     # step 3: the bad edit, then its (still bad) re-prompt
@@ -162,10 +163,10 @@ def test_diff_duplicate_and_repair_in_optimize(tmp_path):
     assert "does not apply" in pol.calls[-1]["prompt"][-1]["content"]       # the re-prompt carries the error
     with RunStore(tmp_path / "run" / "run.sqlite") as st:
         rows = {c["step"]: c for c in st.candidates() if c["step"] > 0}
-    assert rows[1]["status"] == "pass" and rows[1]["report"]["candidate"]["applied"]
-    assert rows[2]["status"] == "duplicate" and rows[2]["report"]["eda"] is None
-    assert rows[3]["status"] == "apply" and rows[3]["report"]["candidate"]["repaired"] == 1
-    assert rows[1]["report"]["mode"] == "whole" and rows[1]["report"]["prompt_tokens"] > 50
+    assert rows[1]["status"] == "pass" and rows[1]["payload"]["candidate"]["applied"]
+    assert rows[2]["status"] == "duplicate" and rows[2]["payload"]["eda"] is None
+    assert rows[3]["status"] == "apply" and rows[3]["payload"]["candidate"]["repaired"] == 1
+    assert rows[1]["sample"]["mode"] == "whole" and rows[1]["sample"]["prompt_tokens"] > 50
     import csv
     got = list(csv.DictReader(open(tmp_path / "run" / "candidates.csv")))
     assert [r["action"] for r in got[1:]] == ["diff"] * 3 and [r["applied"] for r in got[1:]] == ["1", "1", "0"]
@@ -205,7 +206,7 @@ def test_prefilled_edit_writes_only_the_replacement(tmp_path):
     """With prefill, a diff's SEARCH part is one statement of the parent: the model writes its replacement,
     the new right-hand side after the kept left-hand side (keep_lhs), one line at the statement's indentation
     (line_edit), or a block when line_edit is off."""
-    from rtl_agent.optimize import OptimizeConfig
+    from rtl_agent.jobs.optimize import OptimizeConfig
     from training.store import RunStore
     head = "<<<<<<< SEARCH\n    assign {cout, sum} = a + b + cin;\n=======\n"
     for name, line_edit, keep_lhs, answer, pre, new in (
@@ -220,12 +221,12 @@ def test_prefilled_edit_writes_only_the_replacement(tmp_path):
         assert pol.calls[0]["stop"] == (["\n"] if line_edit else [">>>>>>> REPLACE"])
         with RunStore(tmp_path / name / "run.sqlite") as st:
             (row,) = st.candidates(1)
-        assert row["status"] == "pass" and new in row["text"] and row["report"]["target_line"] == 9
+        assert row["status"] == "pass" and new in row["text"] and row["sample"]["target_line"] == 9
 
 
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_full_rewrite_prefilled_with_the_parent_header(tmp_path):
-    from rtl_agent.optimize import OptimizeConfig
+    from rtl_agent.jobs.optimize import OptimizeConfig
     from training.store import RunStore
     cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, edit="full",
                          train=False, workers=1)
@@ -296,10 +297,21 @@ def test_stop_string_put_back_on_its_own_line(tmp_path):
 
 
 def _run(cfg, pol):
-    from rtl_agent.optimize import Optimizer
-    opt = Optimizer(cfg, policies=(pol, None))
-    try:
-        opt.open()
-        opt.run()
-    finally:
-        opt.close()
+    from rtl_agent.jobs.optimize import optimize
+    optimize(cfg, policies=(pol, None))
+
+def test_targets_are_the_assignments_the_rewrites_can_split():
+    """One definition of a one-line assignment (rewrites.is_target): a continuation line of a call or a
+    conditional that holds `==` is no target (edits used to take it, and no rewrite could split it)."""
+    code = ("module m(input [7:0] a, output reg [7:0] y);\n"
+            "  assign w = a & 8'h0f;\n"
+            "  always @* begin\n"
+            "    y <= a;\n"
+            "    $display(\"%d\", a,\n"
+            "             a, y == 8'd0);\n"
+            "  end\n"
+            "endmodule\n")
+    assert edits.targets(code) == [1, 3]
+    from rtl_agent.rewrites import is_target, statement_head
+    assert all(statement_head(code.splitlines()[i]) for i in edits.targets(code))
+    assert not is_target("\t\tirq_state == 2'b01 ? 2'b10 : 2'b00;") and is_target("  S4: next = din ? S0 : S4;")

@@ -22,7 +22,7 @@ import pytest
 
 from eda import sandbox, screen as screening
 from eda.config import REPO, cache_dir
-from eda.flow import evaluate
+from eda.flow import FlowJob, evaluate
 from eda.sandbox import Limits
 from eda.screen import screen
 from test_sandbox import TB   # the same inverter testbench
@@ -177,8 +177,8 @@ def _expect_contained(rep, w):
 
 
 def ev(src, sims=("icarus",), limits=FAST, stages=("lint", "sim"), **kw):
-    return evaluate({"dut.v": src}, "dut", tb={"tb.v": TB}, use_cache=False, stages=stages,
-                    simulators=sims, limits=limits, **kw)
+    job = FlowJob(top="dut", tb={"tb.v": TB}, use_cache=False, stages=stages, simulators=sims, limits=limits, **kw)
+    return evaluate(job, {"dut.v": src})
 
 
 @pytest.fixture
@@ -281,7 +281,8 @@ def test_optimize_scoring_with_reference_equivalence(world, bypass):
                  "  integer f;\n  initial begin\n" + "".join(
                      f'    f = `S(fopen)("{t}", "w"); `S(fwrite)(f, "pwn"); `S(fclose)(f);\n'
                      for t in (world["checkout_canary"], world["home_canary"], world["targets"][0])) + "  end"):
-        rep = evaluate({"dut.v": dut(body)}, "dut", ref={"ref.v": ref}, use_cache=False, stages=("lint", "equiv"))
+        job = FlowJob(top="dut", ref={"ref.v": ref}, use_cache=False, stages=("lint", "equiv"))
+        rep = evaluate(job, {"dut.v": dut(body)})
         _expect_contained(rep, world)
         assert rep.status in ("pass", "fail", "error") and rep.stages[rep.failed_stage or "equiv"].status, rep.to_json()
 
@@ -296,7 +297,7 @@ def test_equiv_job_contained(world, bypass):
 
 def test_regress_scoring_contained(world, bypass):
     from designs import load_task
-    from rtl_agent.regress import score_design, summarize_design
+    from rtl_agent.jobs.regress import score_design, summarize_design
     task = load_task("counter8")
     ref = task.reference_sources()
     text = next(iter(ref.values()))
@@ -326,11 +327,13 @@ def test_no_isolation_runs_and_says_so(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(sandbox, "_CHECKED", {})
     monkeypatch.setenv("RTL_AGENT_ISOLATION", "off")
     monkeypatch.setenv("RTL_AGENT_CACHE", str(tmp_path))
-    rep = evaluate({"dut.v": dut("", pre="")}, "dut", tb={"tb.v": TB}, stages=("lint", "sim"), limits=FAST)
+    job = FlowJob(top="dut", tb={"tb.v": TB}, stages=("lint", "sim"), limits=FAST)
+    rep = evaluate(job, {"dut.v": dut("", pre="")})
     assert rep.status == "pass" and rep.to_dict()["isolation"] == "off"
     assert "isolation is off" in capsys.readouterr().err
     monkeypatch.setenv("RTL_AGENT_ISOLATION", "bwrap")
-    rep2 = evaluate({"dut.v": dut("", pre="")}, "dut", tb={"tb.v": TB}, stages=("lint", "sim"), limits=FAST)
+    job = FlowJob(top="dut", tb={"tb.v": TB}, stages=("lint", "sim"), limits=FAST)
+    rep2 = evaluate(job, {"dut.v": dut("", pre="")})
     assert not rep2.cached and rep2.to_dict()["isolation"] == "bwrap"    # an off result is not served
 
 

@@ -192,10 +192,10 @@ def test_task_yaml_observe_is_checked(tmp_path):
 
 def test_optimize_scores_with_the_task_rule(tmp_path):
     """optimize's reward comes from the same spec-level verdict as regress (and its resume key holds the rule)."""
-    from rtl_agent.optimize import OptimizeConfig, OptimizeEnv
+    from rtl_agent.jobs.optimize import OptimizeConfig, OptimizeEnv
     env = OptimizeEnv(OptimizeConfig(task="ROM", out=str(tmp_path), adapter="none"), tmp_path)
     assert env.settings()["observe"]["when"] == {"dout": "addr < 4"}
     code = "\n".join(env.ref_src.values())
     rep = env._eval(_sub(code, "dout = mem[addr];", "dout = addr < 4 ? mem[addr] : 16'hFFFF;"))
-    eq = rep["stages"]["equiv"]
-    assert eq["status"] == "proven" and eq["data"]["observe"] == ["dout compared only when addr < 4"]
+    eq = rep.stage("equiv")
+    assert eq.status == "proven" and eq.data["observe"] == ["dout compared only when addr < 4"]

@@ -16,7 +16,8 @@ import pytest
 
 from designs import load_task
 from eda.flow import evaluate
-from rtl_agent.optimize import RESUME_KEYS, OptimizeConfig, score, step_seed
+from eda.report import Report
+from rtl_agent.jobs.optimize import RESUME_KEYS, OptimizeConfig, score, step_seed
 from training.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,18 +43,18 @@ def test_reward_by_stage_and_ppa():
     t = load_task("adder16")
     cfg = OptimizeConfig(task="adder16")
     ref = t.reference_sources()
-    good = evaluate(ref, t.top, pdk=t.pdk, tb=t.testbench_sources(), ref=ref, clock=None).to_dict()
-    r, status, failed, ratio = score(good, good["ppa"], cfg)
+    good = evaluate(t.flow_job(), ref)
+    r, status, failed, ratio = score(good, good.ppa, cfg)
     assert (r, status, failed, ratio) == (0.0, "pass", None, 1.0)
     # a verified design twice as good gets log 2; a much worse one is floored above every penalty
-    assert score(good, 2 * good["ppa"], cfg)[0] == pytest.approx(math.log(2))
-    assert score(good, good["ppa"] / 10, cfg)[0] == cfg.valid_floor > max(cfg.penalties.values())
+    assert score(good, 2 * good.ppa, cfg)[0] == pytest.approx(math.log(2))
+    assert score(good, good.ppa / 10, cfg)[0] == cfg.valid_floor > max(cfg.penalties.values())
     broken = {"adder16.v": "module adder16(input [15:0] a, b, input cin, output [15:0] sum, output cout);\n"
                            "  assign {cout, sum} = a - b + cin;\nendmodule\n"}
-    bad = evaluate(broken, t.top, pdk=t.pdk, tb=t.testbench_sources(), ref=ref, clock=None).to_dict()
-    r, status, failed, _ = score(bad, good["ppa"], cfg)
+    bad = evaluate(t.flow_job(), broken)
+    r, status, failed, _ = score(bad, good.ppa, cfg)
     assert failed == "sim" and r == cfg.penalties["sim"]
-    assert score(None, good["ppa"], cfg)[:3] == (-1.0, "extract", "extract")
+    assert score(None, good.ppa, cfg)[:3] == (-1.0, "extract", "extract")
     assert step_seed(5, 2, 0) == step_seed(5, 2, 0) != step_seed(5, 2, 1)
 
 
@@ -62,17 +63,37 @@ def test_unproven_equivalence_earns_no_ppa_reward():
     failure and the valid floor) unless accept_unproven; a proof earns the PPA reward."""
     t = load_task("adder16")
     ref = t.reference_sources()
-    rep = evaluate(ref, t.top, pdk=t.pdk, tb=t.testbench_sources(), ref=ref, clock=None).to_dict()
+    rep = evaluate(t.flow_job(), ref).to_dict()
     assert rep["stages"]["equiv"]["status"] == "proven"
     cfg = OptimizeConfig(task="adder16")
     assert cfg.penalties["equiv"] < cfg.penalties["unproven"] < cfg.valid_floor
-    assert score(rep, 2 * rep["ppa"], cfg)[:2] == (pytest.approx(math.log(2)), "pass")
+    assert score(Report.from_dict(rep), 2 * rep["ppa"], cfg)[:2] == (pytest.approx(math.log(2)), "pass")
     for verdict in ("bounded(20)", "cosim(2000 vectors)"):
-        unproven = {**rep, "stages": {**rep["stages"], "equiv": {**rep["stages"]["equiv"], "status": verdict}}}
+        unproven = Report.from_dict({**rep, "stages": {**rep["stages"],
+                                                       "equiv": {**rep["stages"]["equiv"], "status": verdict}}})
         assert score(unproven, 2 * rep["ppa"], cfg) == (cfg.penalties["unproven"], "unproven", "equiv", None)
         opt_in = OptimizeConfig(task="adder16", accept_unproven=True)
         assert score(unproven, 2 * rep["ppa"], opt_in)[0] == pytest.approx(math.log(2))
     assert "accept_unproven" in RESUME_KEYS
+
+
+def test_ppa_reward_is_granted_by_allowlist_only():
+    """Only a proof earns the PPA reward: a passing report without an equivalence stage, or with a verdict
+    that is neither a proof nor a known unproven one, gets the unproven penalty; PPA 0 (STA found no
+    constrained path) or a missing delay is a failure of its own, never the reward cap."""
+    t = load_task("adder16")
+    rep = evaluate(t.flow_job(), t.reference_sources()).to_dict()
+    cfg = OptimizeConfig(task="adder16", accept_unproven=True)
+    no_stage = Report.from_dict({**rep, "stages": {k: v for k, v in rep["stages"].items() if k != "equiv"}})
+    assert no_stage.status == "pass" and no_stage.equiv_status is None
+    assert score(no_stage, 2 * rep["ppa"], cfg) == (cfg.penalties["unproven"], "unproven", "equiv", None)
+    odd = Report.from_dict({**rep, "stages": {**rep["stages"], "equiv": {**rep["stages"]["equiv"],
+                                                                         "status": "unknown(new-engine)"}}})
+    assert score(odd, 2 * rep["ppa"], cfg)[1:3] == ("unproven", "equiv")
+    for ppa in (0.0, None, -1.0):
+        zero = Report.from_dict({**rep, "ppa": ppa, "delay_ns": 0.0 if ppa == 0.0 else None})
+        r, status, failed, ratio = score(zero, rep["ppa"], cfg)
+        assert (status, failed, ratio) == ("no-ppa", "sta", None) and r == cfg.penalties["sta"] < 0
 
 
 @pytest.mark.slow

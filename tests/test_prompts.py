@@ -87,7 +87,7 @@ CORPUS = [
 ]
 
 
-# every problem extract_verilog reports (rtl_agent/prompts.py), by a substring of its message
+# every problem extract_verilog reports (rtl_agent/prompts/rtl.py), by a substring of its message
 REASON_KINDS = ["empty completion", "no Verilog module found", "defined more than once", "no module named",
                 "is truncated", "lacks port(s)", "unexpected port(s)"]
 

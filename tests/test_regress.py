@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rtl_agent.regress import pass_at_k
+from rtl_agent.jobs.regress import pass_at_k
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = "module adder16(input [15:0] a, input [15:0] b, input cin, output [15:0] sum, output cout);\n" \

@@ -37,7 +37,7 @@ def test_rules():
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_rewrites_of_a_task_are_proven_equivalent(tmp_path):
     from rtl_agent.edits import targets
-    from rtl_agent.optimize import OptimizeConfig, OptimizeEnv, _join
+    from rtl_agent.jobs.optimize import OptimizeConfig, OptimizeEnv, _join
     env = OptimizeEnv(OptimizeConfig(task="crc8"), tmp_path)
     code = _join(env.ref_src)
     lines, done = code.splitlines(), 0
@@ -45,7 +45,7 @@ def test_rewrites_of_a_task_are_proven_equivalent(tmp_path):
         new = rewrite_line(lines[i], random.Random(i))
         if new:
             rep = env._eval("\n".join(lines[:i] + [new] + lines[i + 1:]) + "\n")
-            assert rep["status"] == "pass" and rep["stages"]["equiv"]["status"] == "proven", (new, rep["status"])
+            assert rep.status == "pass" and rep.equiv_status == "proven", (new, rep.status)
             done += 1
     assert done >= 2
 
@@ -65,12 +65,12 @@ endmodule
 def test_every_rule_keeps_a_design_equivalent():
     """Each rule on each statement of a design whose outputs are wider than its operands (where a width slip
     would show), proven equivalent by the flow's own equivalence check."""
-    from eda.flow import evaluate
+    from eda.flow import FlowJob, evaluate
     lines, done = _RULES_DUT.splitlines(), 0
     for i, line in enumerate(lines):
         for name, new in all_rewrites(line).items():
             code = "\n".join(lines[:i] + [new] + lines[i + 1:]) + "\n"
-            rep = evaluate({"rw.v": code}, "rw", ref={"rw.v": _RULES_DUT}, stages=("lint", "equiv"))
+            rep = evaluate(FlowJob(top="rw", ref={"rw.v": _RULES_DUT}, stages=("lint", "equiv")), {"rw.v": code})
             assert rep.status == "pass" and rep.stages["equiv"].status == "proven", (name, new)
             done += 1
     assert done >= 10

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from eda.flow import evaluate
+from eda.flow import FlowJob, evaluate
 from eda.sandbox import Limits, Sandbox, run
 from eda.screen import screen
 
@@ -37,7 +37,8 @@ def clean_tmp(tmp_path, monkeypatch):
 
 def ev(src, tb=TB, **kw):
     t = time.monotonic()
-    rep = evaluate({"dut.v": src}, "dut", tb={"tb.v": tb} if tb else None, use_cache=False, limits=FAST, **kw)
+    job = FlowJob(top="dut", tb={"tb.v": tb} if tb else None, use_cache=False, limits=FAST, **kw)
+    rep = evaluate(job, {"dut.v": src})
     return rep, time.monotonic() - t
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtl_agent import sft_data
+from rtl_agent.jobs.sft import data as sft_data
 from rtl_agent.edits import apply_blocks, parse_blocks
 
 
@@ -51,8 +51,8 @@ def test_diff_answers_apply_to_their_parent():
 
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_generated_variants_are_verified():
-    from eda.flow import evaluate
-    from rtl_agent.sft_gen import designs
+    from eda.flow import FlowJob, evaluate
+    from rtl_agent.jobs.sft.generator import designs
     d = next(x for x in designs(seed=1, per_family=1) if x.family == "constmul")
     ok = sft_data._check_design(d, "nangate45")
     assert len(ok) == len(d.variants) >= 2
@@ -69,7 +69,8 @@ def test_generated_variants_are_verified():
     for p in lines:
         res = apply_blocks(ok[0][0], parse_blocks(p["prefill"] + p["answer"] + ">>>>>>> REPLACE\n"))
         assert res.applied and res.code != ok[0][0]
-        rep = evaluate({f"{d.top}.v": res.code}, d.top, ref={f"{d.top}.v": ok[0][0]}, stages=("lint", "equiv"))
+        job = FlowJob(top=d.top, ref={f"{d.top}.v": ok[0][0]}, stages=("lint", "equiv"))
+        rep = evaluate(job, {f"{d.top}.v": res.code})
         assert rep.status == "pass", p["answer"]
 
 
@@ -121,9 +122,9 @@ def test_sft_steps_resume_and_merge(tmp_path):
 def test_rtl_pairs_prefill_the_interface_and_teach_the_body():
     """Spec -> RTL pairs of generated designs give the header from the typed ports (as regress does) and the
     answer is the body only; prefill + answer is the verified variant, header aside, and lints with the real tools."""
-    from eda.flow import evaluate
+    from eda.flow import FlowJob, evaluate
     from rtl_agent.prompts import extract_verilog
-    from rtl_agent.sft_gen import designs
+    from rtl_agent.jobs.sft.generator import designs
     for fam in ("counter", "kmap", "gates", "seqdet"):
         d = next(x for x in designs(seed=2, per_family=1, families="all") if x.family == fam)
         typed = [(n, dr, d.widths.get(n, 1), False) for n, dr in d.ports.items()]
@@ -131,8 +132,9 @@ def test_rtl_pairs_prefill_the_interface_and_teach_the_body():
             p = sft_data.rtl_pair("gen", d.spec, d.top, d.ports, v, typed)
             assert p["prefill"].endswith(");\n") and "module " not in p["answer"] and p["answer"].endswith("endmodule\n```")
             code = extract_verilog(p["prefill"] + p["answer"], d.top).code
-            rep = evaluate({f"{d.top}.v": code}, d.top, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock,
-                           reset=d.reset, stages=("lint", "equiv"), use_cache=False).to_dict()
+            job = FlowJob(top=d.top, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock, reset=d.reset,
+                          stages=("lint", "equiv"), use_cache=False)
+            rep = evaluate(job, {f"{d.top}.v": code}).to_dict()
             assert rep["status"] == "pass", (fam, rep["stages"])
     # a header with parameters cannot be rebuilt from ports: the old `module <top>` prefill stays
     par = "module p #(parameter W = 4) (input [W-1:0] a, output [W-1:0] y);\n  assign y = a;\nendmodule\n"
@@ -146,7 +148,7 @@ def test_renamed_ports_stay_consistent():
     """Port renames reach the spec, the header, every variant and the clock/reset roles together, and never
     touch names that are English words in the specs."""
     from rtl_agent.prompts import extract_verilog
-    from rtl_agent.sft_gen import DATA_NAMES, ROLE_NAMES, designs
+    from rtl_agent.jobs.sft.generator import DATA_NAMES, ROLE_NAMES, designs
     ds = designs(seed=0, per_family=6, families="all", rename=0.35)
     new = set(DATA_NAMES) | {x for v in ROLE_NAMES.values() for x in v} - {"reset", "rst"}
     assert sum(bool(new & set(d.ports)) for d in ds) > len(ds) // 5
@@ -178,7 +180,7 @@ def test_sft_cli_continues_from_an_adapter(tmp_path):
 
 def test_bundled_adapters_by_name():
     """`default` and `edit` name the two bundled adapters, for the bundled model only; optimize takes `edit`."""
-    from rtl_agent.optimize import OptimizeConfig
+    from rtl_agent.jobs.optimize import OptimizeConfig
     from rtl_agent.policy import policy_adapter
     from rtl_agent.policy.models import DEFAULT_ADAPTER, EDIT_ADAPTER, adapter_id, resolve_adapter
     assert resolve_adapter("default") == DEFAULT_ADAPTER and resolve_adapter("edit") == EDIT_ADAPTER

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rtl_agent import cover, suite_jobs
-from rtl_agent import optimize as opt
+from rtl_agent import suite_jobs
+from rtl_agent.jobs import cover
+from rtl_agent.jobs import optimize as opt
 from rtl_agent.cli import build_parser
 from rtl_agent.commands import defaults
 

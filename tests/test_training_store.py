@@ -10,16 +10,16 @@ import pytest
 
 from training.kl_control import KLController
 from training.puct import Pool
+from training.rows import Row
 from training.store import RunStore
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _cands(tag, n=3):
-    return [{"grp": i // 2, "parent": 0, "text": f"module m{i}; // {tag}", "reward": float(i),
-             "status": "pass" if i else "fail", "failed_stage": None if i else "lint",
-             "area": 10.0 + i, "delay": 1.5, "power": None, "ppa": 15.0 + i,
-             "report": {"tag": tag, "stages": ["lint", "sim"]}} for i in range(n)]
+    return [Row(f"module m{i}; // {tag}", float(i), "pass" if i else "fail", None if i else "lint",
+                metrics={"area": 10.0 + i, "delay": 1.5, "ppa": 15.0 + i}, group=i // 2, parent=0,
+                payload={"tag": tag, "stages": ["lint", "sim"]}, sample={"tokens": i}) for i in range(n)]
 
 
 def test_write_read_and_rewrite_replaces(tmp_path):
@@ -38,8 +38,9 @@ def test_write_read_and_rewrite_replaces(tmp_path):
         assert st.meta("config") == {"groups": 8, "seed": 1} and st.meta("nope", 7) == 7
         assert st.last_step() == 1 and [s["eps"] for s in st.steps()] == [0.5, 0.35]
         c0 = st.candidates(0)
-        assert len(c0) == 4 and {c["report"]["tag"] for c in c0} == {"c"}
-        assert c0[0]["failed_stage"] == "lint" and c0[0]["power"] is None and c0[3]["area"] == 13.0
+        assert len(c0) == 4 and {c["payload"]["tag"] for c in c0} == {"c"}
+        assert c0[0]["failed"] == "lint" and "power" not in c0[0]["metrics"] and c0[3]["metrics"]["area"] == 13.0
+        assert Row.from_store(c0[3]) == _cands("c", 4)[3] and c0[2]["sample"] == {"tokens": 2}
         assert len(st.candidates()) == 6
         assert st.pool(0) is None and st.decisions() == []        # step 0's old pool/decision went too
         best = st.best(2)
@@ -58,7 +59,9 @@ def test_bad_candidates_leave_step_untouched(tmp_path):
             st.write_step(0, candidates=_cands("b") + [{"txt": "typo"}])
         with pytest.raises(ValueError, match="NaN"):
             st.write_step(0, candidates=[{"reward": float("nan")}])
-        assert {c["report"]["tag"] for c in st.candidates(0)} == {"a"} and len(st.candidates(0)) == 3
+        with pytest.raises(ValueError, match="NaN"):
+            st.write_step(0, candidates=[Row("x", 1.0, "pass", metrics={"ppa": float("nan")})])
+        assert {c["payload"]["tag"] for c in st.candidates(0)} == {"a"} and len(st.candidates(0)) == 3
 
 
 WRITER = textwrap.dedent("""
@@ -91,7 +94,34 @@ def test_kill_9_mid_write_keeps_previous_step(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     with RunStore(path) as st:                 # reopen: the half-written rewrite is gone
         assert [s["eps"] for s in st.steps()] == [0.7, 0.6]
-        assert {c["report"]["tag"] for c in st.candidates(1)} == {"one"} and len(st.candidates()) == 6
+        assert {c["payload"]["tag"] for c in st.candidates(1)} == {"one"} and len(st.candidates()) == 6
         st.write_step(1, eps=0.5, candidates=[{"text": "redo", "reward": 1.0}])   # the resumed run redoes it
         assert len(st.candidates(1)) == 1 and st.steps()[-1]["eps"] == 0.5
         assert st.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_store_of_the_first_format_is_converted_on_open(tmp_path):
+    """Run folders from before typed rows (PPA columns, one report holding how the loop sampled) open,
+    with the PPA columns as metrics and the loop's keys as the sample; nothing else moves."""
+    import json
+    import sqlite3
+    path = tmp_path / "run.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""CREATE TABLE candidates(step INTEGER NOT NULL, idx INTEGER NOT NULL, grp INTEGER,
+        parent INTEGER, text TEXT, reward REAL, status TEXT, failed_stage TEXT, area REAL, delay REAL,
+        power REAL, ppa REAL, report TEXT, PRIMARY KEY(step, idx));""")
+    rep = {"eda": {"status": "pass"}, "pool_id": 3, "completion": "assign y = a;", "tokens": 7, "mode": "whole"}
+    db.execute("INSERT INTO candidates VALUES (1, 0, 0, 0, 'module m; endmodule', 0.5, 'pass', NULL, "
+               "10.0, 2.0, NULL, 20.0, ?)", (json.dumps(rep),))
+    db.execute("INSERT INTO candidates VALUES (1, 1, 0, 0, NULL, -1.0, 'extract', 'extract', "
+               "NULL, NULL, NULL, NULL, NULL)")
+    db.commit()
+    db.close()
+    with RunStore(path) as st:
+        a, b = st.candidates(1)
+        assert a["metrics"] == {"area": 10.0, "delay": 2.0, "ppa": 20.0} and a["failed"] is None
+        assert a["payload"] == {"eda": {"status": "pass"}, "pool_id": 3}
+        assert a["sample"] == {"completion": "assign y = a;", "tokens": 7, "mode": "whole"}
+        assert b["failed"] == "extract" and b["metrics"] == {} and b["payload"] == {}
+    with RunStore(path) as st:                 # converted once; opening again changes nothing
+        assert st.candidates(1)[0]["metrics"]["ppa"] == 20.0

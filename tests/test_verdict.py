@@ -12,7 +12,7 @@ import pytest
 
 from designs import load_suite, load_task
 from eda.config import require_shared
-from eda.flow import evaluate
+from eda.flow import FlowJob, evaluate
 from eda import sandbox
 from eda.simulate import simulate, verdict
 from eda.verdict import PRESETS, VerdictError, detect_rule, get_rule
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.requires("iverilog", "vvp", "yosys", modules=("cocotb",
 
 
 def sim_stage(src: dict, tb, **kw):
-    rep = evaluate(src, kw.pop("top"), tb=tb, stages=("lint", "sim"), use_cache=False, **kw)
+    rep = evaluate(FlowJob(top=kw.pop("top"), tb=tb, stages=("lint", "sim"), use_cache=False, **kw), src)
     return rep, rep.stages.get("sim")
 
 
@@ -230,8 +230,8 @@ def test_task_yaml_verdict_and_cocotb_testbench(tmp_path):
     (d / "task.yaml").write_text(y)
     t = load_task(d)
     assert t.verdict == "cocotb" and t.tb_top == "adder16"
-    rep = evaluate(t.reference_sources(), t.top, tb=t.testbench_sources(), verdict=t.verdict,
-                   stages=("lint", "sim"), use_cache=False)
+    job = FlowJob(top=t.top, tb=t.testbench_sources(), verdict=t.verdict, stages=("lint", "sim"), use_cache=False)
+    rep = evaluate(job, t.reference_sources())
     assert rep.ok and rep.stages["sim"].data["verdict_rule"] == "cocotb"
     (d / "task.yaml").write_text(y.replace("verdict: cocotb", "verdict: {fail: ['x']}"))
     with pytest.raises(ValueError, match="verdict"):
@@ -273,18 +273,19 @@ def test_icarus_unsupported_systemverilog_lints_on_verilator():
     """Prob151's reference uses casts Icarus 11 does not support ("sorry"): Verilator decides the lint stage;
     a real error still fails."""
     t = load_task("Prob151_review2015_fsm")
-    rep = evaluate(t.reference_sources(), t.top, stages=("lint",), use_cache=False)
+    rep = evaluate(FlowJob(top=t.top, stages=("lint",), use_cache=False), t.reference_sources())
     assert rep.ok and "verilator" in rep.stages["lint"].tool, rep.to_json()
     broken = {k: v.replace("endmodule", "assign = 1;\nendmodule") for k, v in
               t.reference_sources().items()}
-    assert evaluate(broken, t.top, stages=("lint",), use_cache=False).status == "fail"
+    assert evaluate(FlowJob(top=t.top, stages=("lint",), use_cache=False), broken).status == "fail"
 
 
 @pytest.mark.slow
 @pytest.mark.requires("verilator")
 def test_verilog_eval_verilator_fallback_sim():
     t = load_task("Prob151_review2015_fsm")
-    rep = evaluate(t.reference_sources(), t.top, tb=t.testbench_sources(), verdict=t.verdict, sim_flags=t.sim_flags,
-                   stages=("lint", "sim"), use_cache=False)
+    job = FlowJob(top=t.top, tb=t.testbench_sources(), verdict=t.verdict, sim_flags=t.sim_flags, stages=("lint",
+                  "sim"), use_cache=False)
+    rep = evaluate(job, t.reference_sources())
     st = rep.stages["sim"]
     assert rep.ok and st.data["simulator"] == "verilator" and st.data["mismatches"] == 0, rep.to_json()

@@ -2,8 +2,8 @@
 
 A job is an Environment (a prompt plus a verifier, as in TTT-Discover): it says what to prompt,
 how to read a completion and what a candidate is worth. The loop owns everything else: sampling
-seeds, the LoRA step, the KL controller, the run store and resume. `rtl_agent.optimize` and
-`rtl_agent.cover` are two environments of it. No EDA code here.
+seeds, the LoRA step, the KL controller, the run store and resume. `rtl_agent.jobs.optimize` and
+`rtl_agent.jobs.cover` are two environments of it. No EDA code here.
 
 Run folder:
   run.sqlite         one SQLite transaction per step (training.store): the commit point
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from training.entropic import group_advantages
 from training.kl_control import KLConfig, KLController
+from training.rows import Attempt, Candidate, Context, Retry
 from training.store import RunStore
 
 STORE = "run.sqlite"
@@ -70,12 +71,9 @@ class Group:
 
 
 class Environment:
-    """What a job supplies. `emit(kind, **data)` is set by the loop (progress events)."""
-    emit = staticmethod(lambda kind, **data: None)
-    # resample(prompt, prefill="") -> (Completion, text): one more sample for the completion being extracted
-    # (a re-prompt, e.g. a failed edit with its error); set by the loop, seeded by (seed, step, group,
-    # sample), so a resumed step draws the same. None outside extract().
-    resample = None
+    """What a job supplies: a prompt plus a verifier. The loop calls it with a Context (the run folder and
+    `emit(kind, **data)` for progress) and owns sampling, re-sampling, the update and the store."""
+    metric_columns: tuple = ()     # names of the values each Row carries in `metrics` (e.g. area, ppa)
 
     def attach(self, policy):
         """Called once the policy is loaded (before the first groups()): for its tokenizer
@@ -90,11 +88,11 @@ class Environment:
         run compares against it, instead of refusing over a key the run never stored)."""
         return {}
 
-    def open(self):
+    def open(self, ctx: Context):
         """Called once the run folder is checked and open, before start() or restore()."""
 
-    def start(self) -> list:
-        """Called once on a fresh run: rows of step 0 (store.CAND_COLS dicts)."""
+    def start(self, ctx: Context) -> list:
+        """Called once on a fresh run: the Rows of step 0."""
         return []
 
     def state(self) -> dict:
@@ -112,21 +110,22 @@ class Environment:
         """True when step `step` should not run."""
         raise NotImplementedError
 
-    def groups(self, step: int) -> list:
+    def groups(self, ctx: Context, step: int) -> list:
         raise NotImplementedError
 
-    def extract(self, text: str, group: Group):
-        """The candidate in a completion, or None when there is none."""
+    def extract(self, text: str, group: Group, attempt: Attempt) -> Candidate | Retry:
+        """The Candidate in a completion (value None when there is none), or a Retry: the loop samples
+        the retry's prompt and calls extract() again with its text (attempt.retries counts them)."""
         raise NotImplementedError
 
-    def score(self, step: int, groups: list, completions: list, candidates: list) -> list:
-        """Rows per group (one per completion, each with "reward"), in sampling order."""
+    def score(self, ctx: Context, step: int, groups: list, candidates: list) -> list:
+        """Rows per group (one per candidate, each a complete Row), in sampling order."""
         raise NotImplementedError
 
     def metrics(self, rows: list) -> dict:
         return {}
 
-    def committed(self, step: int, rows: list, store: RunStore):
+    def committed(self, ctx: Context, step: int, rows: list, store: RunStore):
         """After each commit (step 0 included): write the job's outputs from the store."""
 
 
@@ -188,7 +187,7 @@ class Loop:
         self.env, self.cfg, self.dir = env, cfg, Path(out)
         self.make_policy, self.resume = make_policy, resume
         self.on_event = on_event or (lambda kind, data: None)
-        env.emit = self.event
+        self.ctx = Context(out=self.dir, emit=self.event)
         self.sampler = self.trainer = None
         self.store = None
         self.step = None
@@ -221,13 +220,13 @@ class Loop:
                 raise RunFolderError("--resume with settings that differ from the run's: " + ", ".join(diff))
         else:
             self.store.set_meta("config", mine)
-        self.env.open()
+        self.env.open(self.ctx)
         last = self.store.last_step()
         seed_all(self.cfg.seed)
         if last is None:
             self.ctl = KLController(KLConfig(eps0=self.cfg.eps0, fixed=self.cfg.fixed_kl))
             self.step = 0
-            rows = self.env.start()
+            rows = self.env.start(self.ctx)
             self._commit(0, rows, self._metrics([], self.ctl.eps), None, None, None)
         else:
             self.store.truncate_after(last)
@@ -237,7 +236,7 @@ class Loop:
             self.step = last
             set_rng_state(st["rng"])
             self.event("phase", step=last, phase=f"resumed after step {last}")
-            self.env.committed(last, [], self.store)
+            self.env.committed(self.ctx, last, [], self.store)
 
     def _ensure_policy(self):
         if self.sampler is not None:
@@ -272,31 +271,23 @@ class Loop:
         cfg = self.cfg
         t0 = time.time()
         self._ensure_policy()
-        groups = self.env.groups(k)
+        groups = self.env.groups(self.ctx, k)
         self.event("phase", step=k, phase="sampling", parents=[g.parent for g in groups])
         comps = []
         for j, g in enumerate(groups):
             comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop))
             self.event("phase", step=k, phase=f"sampled {j + 1}/{len(groups)}")
         t_sample = time.time() - t0
-        cands = []
-        for j, (g, cs) in enumerate(zip(groups, comps)):
-            got = []
-            for i, c in enumerate(cs):
-                self.env.resample = self._resampler(k, j, i)
-                got.append(self.env.extract(self.text(c, g.stop), g))
-            cands.append(got)
-        self.env.resample = None
+        cands = [[self._extract(k, j, i, g, c) for i, c in enumerate(cs)] for j, (g, cs) in enumerate(zip(groups, comps))]
         t1 = time.time()
-        rows = self.env.score(k, groups, comps, cands)
+        rows = self.env.score(self.ctx, k, groups, cands)
         t_eval = time.time() - t1
-        rl_groups = [(cs[0].prompt_token_ids if cs else [], [c.token_ids for c in cs], [r["reward"] for r in rs])
+        rl_groups = [(cs[0].prompt_token_ids if cs else [], [c.token_ids for c in cs], [r.reward for r in rs])
                      for cs, rs in zip(comps, rows)]
         for j, (g, cs, rs) in enumerate(zip(groups, comps, rows)):
             for c, r in zip(cs, rs):
-                r.setdefault("report", {}).update({"completion": c.text, "tokens": len(c.token_ids),
-                                                   "finish": c.finish_reason, "seed": step_seed(cfg.seed, k, j),
-                                                   "prefill": g.prefill, **(g.info or {})})
+                r.sample = {"completion": c.text, "tokens": len(c.token_ids), "finish": c.finish_reason,
+                            "seed": step_seed(cfg.seed, k, j), "prefill": g.prefill, **(g.info or {})}
         # Flat groups (every reward equal) carry no signal: they are left out of the update, and a step
         # with none left trains nothing and leaves the KL controller where it is.
         live = [g for g in rl_groups if has_variance(g[2])]
@@ -341,11 +332,16 @@ class Loop:
                                    max_tokens=cfg.max_tokens, stop=[stop] if stop else None,
                                    seed=seed, **kw)[0]
 
-    def _resampler(self, k, j, i):
-        def resample(prompt, prefill="", stop=None, tag="repair"):
-            c = self._sample(prompt, 1, sample_seed(self.cfg.seed, k, j, i, tag), prefill, stop)
-            return c[0], self.text(c[0], stop)
-        return resample
+    def _extract(self, k, j, i, g, c) -> Candidate:
+        """The candidate of sample i of group j; each Retry the environment asks for is one more draw,
+        seeded by (seed, step, group, sample, tag), so a resumed step draws the same."""
+        text, attempt = self.text(c, g.stop), Attempt(0, g.prompt)
+        while True:
+            got = self.env.extract(text, g, attempt)
+            if not isinstance(got, Retry):
+                return got
+            more = self._sample(got.prompt, 1, sample_seed(self.cfg.seed, k, j, i, got.tag), got.prefill, got.stop)
+            text, attempt = self.text(more[0], got.stop), Attempt(attempt.retries + 1, got.prompt)
 
     def text(self, c, stop=None) -> str:
         """The completion with the stop string put back (backends cut it off; the tokens keep it)."""
@@ -356,10 +352,10 @@ class Loop:
         return c.text + ("" if c.text.endswith("\n") or stop.startswith("\n") else "\n") + stop
 
     def _metrics(self, rows, eps, gstats=(), train_stats=None) -> dict:
-        valid = [r for r in rows if r.get("failed_stage") is None]
+        valid = [r for r in rows if r.valid]
         betas = [g["beta"] for g in gstats if not g.get("saturated")]
         ess = [g["ess_frac"] for g in gstats]
-        rewards = [r["reward"] for r in rows]
+        rewards = [r.reward for r in rows]
         return {"n": len(rows), "valid": len(valid), "valid_rate": len(valid) / len(rows) if rows else None,
                 "reward_mean": sum(rewards) / len(rewards) if rewards else None,
                 "reward_max": max(rewards, default=None), "rewards": rewards,
@@ -391,7 +387,7 @@ class Loop:
                                                                "state": state},
                               candidates=rows, pool=self.env.pool(), decision=decision)
         self.step = k
-        self.env.committed(k, rows, self.store)
+        self.env.committed(self.ctx, k, rows, self.store)
 
     def close(self, policies: bool = True):
         """policies=False leaves the sampler/trainer open: the caller lent them and reuses them."""

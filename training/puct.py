@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 
 
 def normalise(text: str) -> str:
-    """Default key: whitespace collapsed. Jobs pass a language-aware one (rtl_agent.optimize uses
+    """Default key: whitespace collapsed. Jobs pass a language-aware one (rtl_agent.jobs.optimize uses
     eda.hdl.normalise, which also drops Verilog comments); training/ knows no HDL."""
     return re.sub(r"\s+", " ", text).strip()
 

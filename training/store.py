@@ -9,8 +9,9 @@ append-only; truncate_after(step) drops the steps a resumed run will redo.
 
 Tables (step is the key everywhere; idx is a candidate's position in its step):
   steps(step, time, eps, stats)                 stats: JSON of rl_step's stats
-  candidates(step, idx, grp, parent, text, reward, status, failed_stage,
-             area, delay, power, ppa, report)   report: JSON
+  candidates(step, idx, grp, parent, text, reward, status, failed,
+             metrics, payload, sample)          training.rows.Row; metrics, payload, sample: JSON
+                                                (metrics: the environment's own columns)
   pool_snapshots(step, pool)                    pool: JSON (puct.Pool.to_dict)
   decisions(step, eps_old, eps_new, cause, record)
   meta(key, value)                              run config etc., JSON values
@@ -25,16 +26,19 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS steps(step INTEGER PRIMARY KEY, time REAL, eps REAL, stats TEXT);
 CREATE TABLE IF NOT EXISTS candidates(
     step INTEGER NOT NULL, idx INTEGER NOT NULL, grp INTEGER, parent INTEGER, text TEXT,
-    reward REAL, status TEXT, failed_stage TEXT, area REAL, delay REAL, power REAL, ppa REAL,
-    report TEXT, PRIMARY KEY(step, idx));
+    reward REAL, status TEXT, failed TEXT, metrics TEXT, payload TEXT, sample TEXT, PRIMARY KEY(step, idx));
 CREATE TABLE IF NOT EXISTS pool_snapshots(step INTEGER PRIMARY KEY, pool TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS decisions(step INTEGER PRIMARY KEY, eps_old REAL, eps_new REAL,
     cause TEXT, record TEXT);
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 """
-CAND_COLS = ("grp", "parent", "text", "reward", "status", "failed_stage",
-             "area", "delay", "power", "ppa", "report")
-_NUM = ("reward", "area", "delay", "power", "ppa")
+CAND_COLS = ("grp", "parent", "text", "reward", "status", "failed", "metrics", "payload", "sample")
+_JSON = ("metrics", "payload", "sample")
+# Format 1 (before typed rows) had PPA columns and one report in which the loop had merged how it
+# sampled (these keys: its own and those of both jobs' Group.info); a store in it is converted on open.
+_V1_METRICS = ("area", "delay", "power", "ppa")
+_V1_SAMPLE_KEYS = ("completion", "tokens", "finish", "seed", "prefill", "mode", "prompt_tokens", "budget",
+                   "action", "region", "target_line", "line_edit")
 _TABLES = ("steps", "candidates", "pool_snapshots", "decisions")
 
 
@@ -56,7 +60,26 @@ class RunStore:
         self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
+        self._upgrade_v1()
         self.db.executescript(SCHEMA)
+
+    def _upgrade_v1(self):
+        cols = [r[1] for r in self.db.execute("PRAGMA table_info(candidates)")]
+        if "area" not in cols:
+            return
+        old = [dict(zip(cols, r)) for r in self.db.execute("SELECT * FROM candidates")]
+
+        def body():
+            self.db.execute("DROP TABLE candidates")
+            self.db.execute(SCHEMA.split(";")[1])
+            for c in old:
+                rep = json.loads(c["report"]) if c["report"] else {}
+                sample = {k: rep.pop(k) for k in _V1_SAMPLE_KEYS if k in rep}
+                metrics = {k: c[k] for k in _V1_METRICS if c[k] is not None}
+                self.db.execute("INSERT INTO candidates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (c["step"], c["idx"], c["grp"], c["parent"], c["text"], c["reward"], c["status"],
+                                 c["failed_stage"], json.dumps(metrics), json.dumps(rep), json.dumps(sample)))
+        self._tx(body)
 
     def close(self):
         self.db.close()
@@ -80,18 +103,19 @@ class RunStore:
     def write_step(self, step: int, eps: float | None = None, stats: dict | None = None,
                    candidates=(), pool: dict | None = None, decision: dict | None = None):
         """Replace everything stored for `step` with these rows, atomically.
-        candidates: iterable of dicts with keys from CAND_COLS (report may be a dict)."""
+        candidates: training.rows.Row, or dicts with keys from CAND_COLS (metrics/payload/sample: dicts)."""
         step = int(step)
 
         def rows():
             for i, c in enumerate(candidates):
+                c = c.to_store() if hasattr(c, "to_store") else c
                 extra = set(c) - set(CAND_COLS)
                 if extra:
                     raise ValueError(f"candidate {i} of step {step}: unknown fields {sorted(extra)}")
-                rep = c.get("report")
-                yield (step, i, *(_num(k, c.get(k)) if k in _NUM else
-                                  (json.dumps(rep) if k == "report" and not isinstance(rep, (str, type(None)))
-                                   else c.get(k)) for k in CAND_COLS))
+                for name, v in (c.get("metrics") or {}).items():
+                    _num(f"metric {name}", v)
+                yield (step, i, *(_num(k, c.get(k)) if k == "reward" else
+                                  json.dumps(c.get(k) or {}) if k in _JSON else c.get(k) for k in CAND_COLS))
 
         def body():
             for t in _TABLES:
@@ -131,8 +155,8 @@ class RunStore:
         out = []
         for row in self.db.execute(f"SELECT * FROM candidates {where}", args):
             d = dict(zip(("step", "idx") + CAND_COLS, row))
-            if d["report"] is not None:
-                d["report"] = json.loads(d["report"])
+            for k in _JSON:
+                d[k] = json.loads(d[k]) if d[k] else {}
             out.append(d)
         return out
 

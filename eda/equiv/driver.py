@@ -36,14 +36,16 @@ STRATEGIES = (
 
 
 def equivalence(cand: dict, ref: dict, top: str, clock=None, reset=None, reset_active_low=None, depth=20,
-                cosim_cycles=2000, timeout_s=60, seed=1, ref_top: str | None = None) -> StageResult:
-    """Compare candidate sources (name -> text) with the reference; see the module doc for verdicts."""
+                cosim_cycles=2000, timeout_s=60, seed=1, ref_top: str | None = None,
+                screened: bool = False) -> StageResult:
+    """Compare candidate sources (name -> text) with the reference; see the module doc for verdicts.
+    screened: the caller (eda.flow) has already screened these sources; otherwise they are screened here."""
     t0 = time.monotonic()
     deadline = t0 + timeout_s
     res = StageResult("equiv", "error", tool="yosys+icarus",
                       version=f"{YOSYS.version()}; {ICARUS.version()}")
-    bad = [r for name, text in cand.items() for r in (screen(text, name) if isinstance(text, str)
-                                                        else [f"{name}: not text"])]
+    bad = [] if screened else [r for name, text in cand.items()
+                               for r in (screen(text, name) if isinstance(text, str) else [f"{name}: not text"])]
     if bad:
         res.status, res.diagnostics = "rejected", [Diagnostic(b) for b in bad]
         res.data = {"verdict": "rejected"}

@@ -6,7 +6,8 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from designs import load_task
-from rtl_agent import cover, suite_jobs
+from rtl_agent import suite_jobs
+from rtl_agent.jobs import cover
 from rtl_agent.commands import defaults
 
 D = defaults(cover.CoverConfig)   # the CLI's defaults are the config's

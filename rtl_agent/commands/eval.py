@@ -2,7 +2,7 @@
 import json
 import sys
 
-from eda.flow import ALL_STAGES, evaluate
+from eda.flow import ALL_STAGES, FlowJob, evaluate
 from eda.pdk import PDKS
 from eda.verdict import get_rule
 from rtl_agent.show import print_report
@@ -41,9 +41,10 @@ def run(args) -> int:
     if bad:
         raise ValueError(f"unknown stage(s) {', '.join(bad)}; choose from {', '.join(ALL_STAGES)}")
     clock = None if args.clock_port == "none" else args.clock_port
-    rep = evaluate(args.sources, args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top,
-                   ref=args.ref, clock=clock, reset=args.reset, period=args.clock, stages=stages,
-                   use_cache=not args.no_cache, verdict=get_rule(args.verdict))
+    job = FlowJob(top=args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top, ref=args.ref,
+                  clock=clock, reset=args.reset, period=args.clock, stages=stages, use_cache=not args.no_cache,
+                  verdict=get_rule(args.verdict))
+    rep = evaluate(job, args.sources)
     if args.json:
         json.dump(rep.to_dict(), sys.stdout, indent=2)
         print()

@@ -4,7 +4,7 @@ import argparse
 from eda.pdk import PDKS
 from rtl_agent import suite_jobs
 from rtl_agent.commands import defaults
-from rtl_agent.optimize import OptimizeConfig
+from rtl_agent.jobs.optimize import OptimizeConfig
 
 D = defaults(OptimizeConfig)   # the CLI's defaults are the config's
 
@@ -115,19 +115,20 @@ def run(args) -> int:
         raise ValueError("give a TASK (or --suite SUITE)")
     from rich.console import Console
 
-    from rtl_agent.optimize import Optimizer
-    from rtl_agent.optimize_view import LiveView
+    from rtl_agent.jobs.optimize import make_loop, summary as summarize
+    from rtl_agent.jobs.optimize.view import LiveView
     cfg = config_from_args(args)
     console = Console()
     view = LiveView(console, cfg, quiet=args.quiet)
-    opt = Optimizer(cfg, on_event=view.event)
+    loop, env = make_loop(cfg, on_event=view.event)
     try:
         with view:
-            opt.open()
-            view.ref(opt.ref_ppa, opt.step)
-            summary = opt.run()
+            loop.open()
+            view.ref(env.ref_ppa, loop.step)
+            loop.run()
+            summary = summarize(loop, env)
     finally:
-        opt.close()
+        loop.close()
     console.print(f"best PPA ratio {summary['best_ratio']:.4f} (ref {summary['ref_ppa']:.4g}, best "
                   f"{summary['best_ppa']:.4g} um2*ns*W, {summary['best_source']} from step {summary['best_step']}); "
                   f"{summary['steps']} steps; pool {summary['pool_size']}")

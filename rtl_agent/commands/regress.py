@@ -10,9 +10,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from designs import load_suite
 from eda import tools
-from rtl_agent import candidates, executor, regress_report
+from rtl_agent import executor
+from rtl_agent.jobs.regress import candidates, report as regress_report
 from rtl_agent.policy import policy_adapter
-from rtl_agent.regress import run_regression, summarize_design
+from rtl_agent.jobs.regress import run_regression, summarize_design
 
 
 def register(sub):

@@ -62,7 +62,7 @@ def _sha(path: Path) -> str:
 
 def build_data(args, out: Path, log) -> tuple[list, dict]:
     """The pairs (cached in OUT/data.jsonl so a resume trains on the same data) and their manifest part."""
-    from rtl_agent import sft_data
+    from rtl_agent.jobs.sft import data as sft_data
     cache = out / "data.jsonl"
     evals = sft_data.eval_items()
     files = sft_data.collect_files(args.data, evals)      # refuses evaluation sets even on resume
@@ -137,7 +137,7 @@ def run(args) -> int:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
     if not 0 <= args.rename <= 1:
         raise ValueError("--rename must be a share between 0 and 1")
-    from rtl_agent.sft_gen import family_names
+    from rtl_agent.jobs.sft.generator import family_names
     family_names(args.families)             # an unknown family fails before any EDA run
     out = Path(args.out)
     console = Console()

@@ -30,6 +30,18 @@ def as_messages(prompt) -> list:
     raise PolicyError(f"a prompt must be a str or a list of {{'role','content'}} messages, got {type(prompt).__name__}")
 
 
+ANSWER_MARGIN = 16     # tokens kept free beside the answer (chat-template closing, stop string)
+
+
+def prompt_budget(policy, max_tokens: int):
+    """(count, budget): how a prompt's tokens are counted for `policy` (its tokenizer; the estimate of
+    Policy.count_tokens when it has none or is not loaded yet) and how many prompt tokens leave room for
+    `max_tokens` of answer in its context window. Every job sizes its prompts with this one rule."""
+    base = policy if policy is not None and hasattr(policy, "count_tokens") else Policy()
+    window = int(getattr(base, "context_window", Policy.context_window))
+    return base.count_tokens, window - max_tokens - ANSWER_MARGIN
+
+
 def cut_at_stop(text: str, stop) -> tuple[str, bool]:
     """Text before the first stop string (the stop string itself excluded, as vLLM does)."""
     best = None

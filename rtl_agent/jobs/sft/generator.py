@@ -1,6 +1,6 @@
 """Small generated designs for the supervised warm start: each family gives a one-paragraph spec, its
 ports and two or more equivalent implementations (different styles; some smaller than others), which
-rtl_agent.sft_data checks with the EDA flow (lint, equivalence, synthesis) before any is used.
+rtl_agent.jobs.sft.data checks with the EDA flow (lint, equivalence, synthesis) before any is used.
 
     for d in designs(seed=0, per_family=4): d.name, d.top, d.spec, d.ports, d.variants, d.clock
 """

@@ -1,8 +1,5 @@
-"""Prompts for the policy and extraction of Verilog from what it answers.
-
-Prompts stay short: the default model (SmolLM2-135M) has a small useful context and CI must be fast.
-Every builder returns chat messages ([{"role","content"}]) that any policy backend accepts.
-"""
+"""Spec -> RTL: the prompt, the answer starts (prefills, module headers) and extraction of Verilog from
+what the model answers."""
 from __future__ import annotations
 
 import re
@@ -10,7 +7,6 @@ from dataclasses import dataclass, field
 
 from eda.hdl import blank_comments_and_strings as _mask  # comments and strings blanked, offsets kept
 from eda.hdl import strip_comments
-from eda.report import is_failure
 
 SYSTEM = ("You are an expert digital hardware engineer. Answer with one complete synthesizable "
           "Verilog-2005 design in a single ```verilog block, no explanation.")
@@ -34,47 +30,6 @@ def rtl_prompt(spec: str, top: str, ports=None, max_spec=3000) -> list:
     user = (f"Write the Verilog module `{top}`.\n{_ports_line(ports)}"
             f"Specification:\n{_clip(spec, max_spec)}\n")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
-
-
-def report_summary(report: dict, max_diags=4, max_log=400) -> str:
-    """A few lines from a Report.to_dict(): status, PPA numbers, critical path, failing diagnostics."""
-    if not report:
-        return "No EDA report."
-    lines = [f"Status: {report.get('status', '?')}"]
-    ppa = [(k, report.get(k)) for k in ("area_um2", "delay_ns", "power_w", "ppa")]
-    if any(v is not None for _, v in ppa):
-        lines.append("PPA: " + ", ".join(f"{k}={v:.4g}" for k, v in ppa if isinstance(v, (int, float))))
-    for name, st in (report.get("stages") or {}).items():
-        data = st.get("data") or {}
-        if data.get("startpoint") or data.get("endpoint"):
-            lines.append(f"Critical path ({name}): {data.get('startpoint')} -> {data.get('endpoint')}"
-                         + (f", {data['delay_ns']:.3g} ns" if isinstance(data.get("delay_ns"), (int, float)) else ""))
-        path = data.get("critical_path") or data.get("path")
-        if path:
-            p = " -> ".join(map(str, path)) if isinstance(path, (list, tuple)) else _path_cells(str(path))
-            lines.append(f"Path ({name}): {_clip(p, 400)}")
-        cells = data.get("cell_types")
-        if cells:
-            top = sorted(cells.items(), key=lambda kv: -kv[1])[:10]
-            lines.append(f"Cells by type ({name}, {data.get('cells', sum(cells.values()))} in all): "
-                         + ", ".join(f"{k} {v}" for k, v in top))
-        status = st.get("status", "")
-        if not is_failure(status):
-            continue
-        lines.append(f"Stage {name}: {status}")
-        diags = st.get("diagnostics") or []
-        for d in diags[:max_diags]:
-            loc = f"line {d.get('line')}: " if d.get("line") else ""
-            lines.append(f"  {loc}{d.get('message', '')}")
-        if not diags and st.get("log"):
-            lines.append("  " + _clip(st["log"][-max_log:], max_log).replace("\n", "\n  "))
-    return "\n".join(lines)
-
-
-def _path_cells(text: str) -> str:
-    """An OpenSTA path report -> 'pin (cell) -> pin (cell) ...' (the table rows that name a cell)."""
-    hops = re.findall(r"^\s*[-\d.]+\s+[-\d.]+\s+[v^]\s+(\S+)\s+\(([^)]+)\)", text, re.M)
-    return " -> ".join(f"{pin} ({cell})" for pin, cell in hops) if hops else text
 
 
 ACTIONS = ("full", "diff", "mixed")
@@ -101,20 +56,6 @@ def module_header(top: str, ports) -> str | None:
         kind = " reg" if d == "output" else ""
         rows.append(f"  {d}{kind}{' signed' if sg else ''}{f' [{w - 1}:0]' if w > 1 else ''} {name}")
     return f"module {top} (\n" + ",\n".join(rows) + "\n);\n" if rows else None
-
-
-def edit_head(line: str, keep_lhs: bool = False) -> str:
-    """What a one-line edit's answer starts with: the statement's indentation and, with keep_lhs, its
-    left-hand side up to the `=`/`<=` (when it is one assignment)."""
-    from rtl_agent.rewrites import statement_head
-    return (keep_lhs and statement_head(line)) or line[:len(line) - len(line.lstrip())]
-
-
-def target_prefill(line: str, one_line: bool = True, keep_lhs: bool = False) -> str:
-    """After the SEARCH marker: one statement of the parent as the SEARCH part and the separator; for a
-    one-line edit also its edit_head, so the answer is the rest of its replacement line (the optimize job's
-    prefill, and the edit-line SFT pairs', which must match it)."""
-    return line + "\n=======\n" + (edit_head(line, keep_lhs) if one_line else "")
 
 
 def header_end(code: str, top: str) -> int | None:
@@ -146,77 +87,6 @@ def rtl_prefill(top: str, ports=None) -> str:
     (the task gives it; a small model gets it wrong more often than anything else), else `module <top>`."""
     head = module_header(top, ports)
     return f"```verilog\n{head}" if head else prefill_for("full", top)
-
-
-def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", goal="lower area*delay*power",
-                max_spec=1500) -> list:
-    """Current design (a focus.View: the whole design or a region of it) + its EDA report -> a new
-    design (action full), SEARCH/REPLACE edits (diff) or either (mixed). A focus view always asks for edits."""
-    from rtl_agent.edits import DIFF_HOWTO
-    failing = report and report.get("status") not in (None, "pass")
-    what = "Fix the design so it passes every check." if failing else \
-        f"Change it to {goal} while keeping exactly the same behaviour and ports."
-    if view.mode == "focus":
-        a, b = view.region
-        shown = (f"The design is too long to show whole ({view.total_lines} lines). Its interface:\n"
-                 f"```verilog\n{view.interface}\n```\nLines {a}-{b}, on the critical path; edit only these lines:\n"
-                 f"```verilog\n{view.code}\n```")
-        action = "diff"
-    else:
-        shown = f"Current design:\n```verilog\n{view.code.strip()}\n```"
-    how = {"full": f"Answer with the complete new module `{top}` in one ```verilog block.",
-           "diff": DIFF_HOWTO,
-           "mixed": f"Either answer with the complete new module `{top}` in one ```verilog block, or with "
-                    "SEARCH/REPLACE edits. " + DIFF_HOWTO}[action]
-    user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n{shown}\n\n"
-            f"EDA report:\n{report_summary(report)}\n\n{what}\n{how}")
-    system = SYSTEM if action == "full" else ("You are an expert digital hardware engineer. You improve Verilog "
-                                               "designs by precise edits. No explanation.")
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
-
-
-def repair_prompt(prompt: list, answer: str, error: str, closest: str) -> list:
-    """A failed edit back to the model once: its answer, the error and the design's closest lines."""
-    near = f"\nThe closest lines in the design are:\n```verilog\n{closest}\n```" if closest else ""
-    return prompt + [{"role": "assistant", "content": answer},
-                     {"role": "user", "content": f"That edit does not apply: {error}.{near}\nAnswer again with "
-                      "SEARCH/REPLACE blocks whose SEARCH lines are copied exactly from the design."}]
-
-
-def optimize_prompt(spec: str, code: str, report: dict, top: str, goal="lower area*delay*power",
-                    max_spec=1500, max_code=4000) -> list:
-    """Current design + its EDA report -> an improved (or fixed) design."""
-    failing = report and report.get("status") not in (None, "pass")
-    ask = ("Fix the design so it passes every check." if failing else
-           f"Rewrite it to {goal} while keeping exactly the same behaviour and ports.")
-    user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n"
-            f"Current design:\n```verilog\n{_clip(code, max_code)}\n```\n\n"
-            f"EDA report:\n{report_summary(report)}\n\n{ask}")
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
-
-
-STIM_SYSTEM = ("You write Verilog testbench stimulus. Answer with one ```verilog block containing "
-               "only the statements of an initial block, no module header (or one ```python block defining "
-               "a cocotb coroutine `async def stimulus(dut)`).")
-
-
-def stimulus_prompt(spec: str, code: str, top: str, uncovered=(), max_items=12, max_code=3000,
-                    random_runs: int = 0) -> list:
-    """Coverage job: stimulus that reaches the listed holes (lines, branches with their conditions,
-    toggles). random_runs > 0: constrained-random tests ran first and the holes are what they left;
-    the answer may then continue from the state they left (`// from: random`) or from reset."""
-    todo = "\n".join(f"- {u}" for u in list(uncovered)[:max_items]) or "- (no coverage data yet)"
-    if random_runs:
-        head = f"{random_runs} constrained-random test(s) ran first. They never reached:"
-        start = ("Begin with `// from: reset` to start from reset, or `// from: random` to continue from the "
-                 "state the last random test left the design in.")
-    else:
-        head, start = "Not yet covered:", "Begin with `// from: reset`."
-    user = (f"Design `{top}`:\n```verilog\n{_clip(code, max_code)}\n```\n"
-            f"Specification: {_clip(spec, 800)}\n\n{head}\n{todo}\n\n"
-            f"Write stimulus (drive the inputs of `{top}` through the instance `uut`, use # delays) "
-            f"that reaches them. {start}")
-    return [{"role": "system", "content": STIM_SYSTEM}, {"role": "user", "content": user}]
 
 
 # ---- extraction -------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def render_html(steps, cands, decisions, best, config) -> str:
     fails = {}
     for c in cands:
         if c["step"] > 0:
-            k = c["failed_stage"] or "pass"
+            k = c["failed"] or "pass"
             fails[k] = fails.get(k, 0) + 1
     fail_rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in sorted(fails.items()))
     head = ("step", "candidates", "valid rate", "distinct", "reward mean", "reward max", "best PPA ratio", "eps",

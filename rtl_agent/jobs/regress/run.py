@@ -8,7 +8,7 @@ import math
 import time
 from pathlib import Path
 
-from eda.flow import evaluate
+from eda.flow import calibrate as flow_calibrate, evaluate
 from eda.fsutil import atomic_write
 from eda.report import is_proven, is_unproven
 from eda.sandbox import isolation_mode
@@ -26,51 +26,43 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
 
 
-def calibrate(task, pdk: str) -> dict:
-    """Score the reference with its own testbench; the simulator it passes with is used for candidates
-    (some RTLLM testbenches race under Icarus but not Verilator)."""
-    rep = evaluate(task.reference_sources(), task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
-                   period=task.period_ns, sim_fallback_on_fail=True, **_sim_opts(task))
+def reference_row(rep) -> dict:
+    """The reference's calibration report as the run folder keeps it."""
     sim = rep.stages.get("sim")
     return {"status": rep.status, "failed_stage": rep.failed_stage, "ppa": rep.ppa, "area_um2": rep.area_um2,
             "delay_ns": rep.delay_ns, "power_w": rep.power_w,
             "simulator": sim.data.get("simulator") if sim else None,
-            "cause": "" if rep.ok else "; ".join(str(d) for d in rep.stages[rep.failed_stage].diagnostics[:1])}
+            "cause": rep.failure_reason}
 
 
-def _sim_opts(task) -> dict:
-    """The task's verdict rule and compile flags (absent: the flow detects the rule, as before)."""
-    opts = {}
-    if getattr(task, "verdict", None):
-        opts["verdict"] = task.verdict
-    if getattr(task, "sim_flags", None):
-        opts["sim_flags"] = task.sim_flags
-    return opts
+def calibrate(task, pdk: str) -> dict:
+    """Score the reference with its own testbench; the simulator it passes with is used for candidates
+    (eda.flow.calibrate)."""
+    return reference_row(flow_calibrate(task.flow_job(pdk, equiv=False), task.reference_sources())[1])
+
+
+def candidate_row(label, rep, equiv: bool) -> dict:
+    fs = rep.failed_stage
+    eq = rep.equiv_status
+    return {"sample": label, "status": rep.status, "failed_stage": fs,
+            "reason": rep.failure_reason[:300],
+            "ppa": rep.ppa, "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
+            "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_proven(eq))),
+            "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq,
+            "equiv_mode": rep.stages["equiv"].data.get("equiv_mode") if "equiv" in rep.stages else None}
 
 
 def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
     """candidates: list of (label, sources dict or None, reason-if-None)."""
-    ref = calibrate(task, pdk)
-    sims = (ref["simulator"],) if ref["simulator"] else ("icarus", "verilator")
+    job, ref_rep = flow_calibrate(task.flow_job(pdk, equiv=equiv), task.reference_sources())
     rows = []
     for label, src, why in candidates:
         if src is None:
             rows.append({"sample": label, "status": "fail", "failed_stage": "extract", "reason": why, "ppa": None})
             continue
-        rep = evaluate(src, task.top, pdk=pdk, tb=task.testbench_sources(), tb_top=task.tb_top,
-                       ref=task.reference_sources() if equiv else None, clock=task.clock or "auto",
-                       reset=task.reset, period=task.period_ns, simulators=sims,
-                       observe=getattr(task, "observe", None) if equiv else None, **_sim_opts(task))
-        fs = rep.failed_stage
-        eq = rep.stages["equiv"].status if "equiv" in rep.stages else None
-        rows.append({"sample": label, "status": rep.status, "failed_stage": fs,
-                     "reason": "; ".join(str(d) for d in rep.stages[fs].diagnostics[:1])[:300] if fs else "",
-                     "ppa": rep.ppa, "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
-                     "func": "sim" in rep.stages and rep.stages["sim"].ok and (not equiv or bool(eq and is_proven(eq))),
-                     "syntax": "lint" in rep.stages and rep.stages["lint"].ok, "equiv": eq,
-                     "equiv_mode": rep.stages["equiv"].data.get("equiv_mode") if "equiv" in rep.stages else None})
+        rows.append(candidate_row(label, evaluate(job, src), equiv))
     rule = getattr(task, "observe", None)
-    return {"design": task.name, "category": task.category, "reference": ref, "samples": rows,
+    return {"design": task.name, "category": task.category, "reference": reference_row(ref_rep), "samples": rows,
             "notes": list(task.notes), "isolation": isolation_mode(),
             # which equivalence decided: strict (every output, every cycle) or spec (the task's observe rule)
             "equiv_mode": ("spec" if rule else "strict") if equiv else "",

@@ -5,7 +5,7 @@
                               (prefill "```verilog\\n<<<<<<< SEARCH\\n")            (optimize)
     design -> stimulus        stimulus_prompt, no prefill                          (cover)
 
-Sources: generated designs (rtl_agent.sft_gen; every variant linted, proven equivalent to the family's
+Sources: generated designs (rtl_agent.jobs.sft.generator; every variant linted, proven equivalent to the family's
 first one and synthesized before use), RTL files and folders (split into modules), the project's tasks.
 RTLLM and VerilogEval are evaluation sets: a path inside either, or a file whose text is one of theirs,
 is refused, and `overlap` measures what is left against both (exact hash and token n-grams).
@@ -140,12 +140,13 @@ def stim_pair(source, spec, code, top, ports: dict, widths: dict, clock=None, re
 # ---- generated designs ---------------------------------------------------------------------------
 def _check_design(d, pdk):
     """[(variant, report dict)] for the variants that lint, prove equivalent to the first and synthesize."""
-    from eda.flow import evaluate
+    from eda.flow import FlowJob, evaluate
     from eda.report import is_proven
     ok = []
+    job = FlowJob(top=d.top, pdk=pdk, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock, reset=d.reset,
+                  stages=("lint", "equiv", "synth", "sta"), use_cache=False)
     for i, v in enumerate(d.variants):
-        rep = evaluate({f"{d.top}.v": v}, d.top, pdk=pdk, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock,
-                       reset=d.reset, stages=("lint", "equiv", "synth", "sta"), use_cache=False).to_dict()
+        rep = evaluate(job, {f"{d.top}.v": v}).to_dict()
         eq = (rep["stages"].get("equiv") or {}).get("status", "")
         syn = rep["stages"].get("synth") or {}
         wiring = syn.get("status") == "fail" and "empty netlist" in str(syn.get("diagnostics"))
@@ -158,8 +159,8 @@ def _check_design(d, pdk):
 
 def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print, families="base",
               rename=0.0) -> tuple[list, dict]:
-    """Pairs from rtl_agent.sft_gen designs, each variant verified; (pairs, counts)."""
-    from rtl_agent.sft_gen import designs
+    """Pairs from rtl_agent.jobs.sft.generator designs, each variant verified; (pairs, counts)."""
+    from rtl_agent.jobs.sft.generator import designs
     ds = designs(seed, per_family, families, rename)
     with ThreadPoolExecutor(max(1, workers)) as ex:
         checked = list(ex.map(lambda d: _check_design(d, pdk), ds))

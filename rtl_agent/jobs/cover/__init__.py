@@ -1,0 +1,77 @@
+"""Coverage closure the way verification engineers do it: constrained random first, the model on the holes.
+
+    summary = run_cover(load_task("counter8"), Path("runs/cover/counter8"),
+                        CoverConfig(target=parse_target("line=95,branch=90,toggle=80"), budget=16))
+    replay(Path("runs/cover/counter8"))        # re-run the kept suite, compare with the recorded coverage
+
+Step 0, the random phase (no model): `eda.random_stim.seeded_stimulus` with styles (fresh, held,
+toggling, corner values with reset pulses; the seed picks the style), one build, run with
++seed=S*1000+k for k = 0.. until `patience` runs in a row add no point once every style ran (the
+plateau; a met target does not stop it) or `random_budget` runs are spent. When the target is then
+met, no model runs and random gets the whole budget instead. One build runs `budget` seeds (a run
+costs milliseconds); the runs not kept are discarded unseen and count nowhere. Metrics: Verilator's line/branch/expr/toggle/user, and fsm_state/fsm_arc (eda.fsm: FSMs
+Yosys finds, measured by a monitor in the same simulation).
+Then, while the target is not met and the budget lasts, the model phase: a prompt naming a few
+holes (their source lines and the branch conditions that enclose them) with the whole DUT when it
+fits the policy's context -> G stimuli sampled -> each compiled and run by `eda.coverage.coverage_run`
+(sandboxed, Verilator) -> reward -> one entropic LoRA step (`training.lora_update.rl_step`) unless
+`train` is off. The model loads only when a model step runs: a design random closes never loads it.
+
+A body answer starting with `// from: random` continues from the state the random phase's last run
+left: that run's testbench (same seed, so the same values and state; its points are the random
+run's) with `finish=False`, the model's initial blocks waiting for its end. Otherwise (`// from:
+reset`, nothing said, or a full module) the stimulus starts from reset in its own testbench. A
+```python answer defining a cocotb coroutine `async def stimulus(dut)` runs from reset under cocotb +
+Verilator coverage in the same sandbox (`eda.coverage.cocotb_coverage_run`; its points merge with
+the Verilog ones; no FSM points).
+
+Budget: every random run kept and every sampled stimulus (compiled or not) is one simulation.
+
+Reward of a stimulus (REWARDS, configurable):
+  ran (status pass): gain = points of the target types it reaches that the union of all earlier
+      steps had not, divided by the target-type points still uncovered before this step (the share
+      of the remaining gap it closes, in [0, 1]); the G samples of a step are all scored against
+      the union before the step, so the order inside a group does not matter.
+  no Verilog in the completion: `extract`; refused by the sandbox screen: `rejected`;
+  does not compile: `error`; no coverage written (a crash; $stop/$fatal do write it): `fail`;
+  hit a limit: `timeout`.
+A stimulus is accepted into the regression suite when it adds points (all types) to the union;
+random runs in run order, model stimuli greedily by gain. Each point is attributed to the kind of
+the first simulation that reached it (random or model): summary.json, coverage.html, coverage.info.
+
+Run folder (resumable through training.loop, the same loop as `optimize`: every step is one SQLite
+transaction in run.sqlite, the LoRA adapter of step s is saved before step s is committed, sampling
+is seeded per step and group; step 0 holds the random phase):
+  run.sqlite, adapters/step_NNN/, events.jsonl,
+  suite/random.sv + suite/sim<NNN>.sv|.py (the model's kept stimuli, as simulated) + suite/manifest.json
+  (which file with which plusargs: `rtl-agent cover --replay RUN`),
+  coverage.csv, coverage.html, coverage.info (lcov; tests `random` and `model`), coverage.txt
+  (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
+
+Modules:
+  config    CoverConfig, parse_target, config_from, REWARDS, the chased metrics
+  targets   covered points, target_status / met, the random plateau, holes and their conditions
+  prompt    build_prompt: the holes in rtl_agent.prompts.stimulus, sized by policy.base.prompt_budget
+  extract   stimulus out of a completion (cocotb, module, salvaged body; `// from: random`)
+  records   simulation records from the store and the union rebuilt from them
+  env       CoverEnv (the training.loop environment), simulate, random_text, score
+  outputs   suite/, coverage.csv/.html/.info/.txt/.png, summary.json (from the store)
+  baseline  run_baseline;  replay: `--replay RUN`;  run: run_cover
+"""
+from training.loop import RunFolderError
+
+from .baseline import run_baseline
+from .config import CHASED, RANDOM, REWARDS, CoverConfig, config_from, parse_target
+from .env import CoverEnv, random_text, score, simulate
+from .extract import continue_random, extract_cocotb, extract_stimulus
+from .outputs import write_outputs
+from .prompt import build_prompt
+from .records import _state, _union
+from .replay import replay
+from .run import run_cover
+from .targets import conditions, holes, met, plateau, points_of, target_status
+
+__all__ = ["CHASED", "RANDOM", "REWARDS", "CoverConfig", "CoverEnv", "RunFolderError", "build_prompt", "conditions",
+           "config_from", "continue_random", "extract_cocotb", "extract_stimulus", "holes", "met", "parse_target",
+           "plateau", "points_of", "random_text", "replay", "run_baseline", "run_cover", "score", "simulate",
+           "target_status", "write_outputs", "_state", "_union"]

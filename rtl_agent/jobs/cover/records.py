@@ -1,0 +1,28 @@
+"""Simulation records: one per simulation, the stored row with its payload's fields at the top, and the
+coverage union rebuilt from them (a resumed run rebuilds its state from the store, never a checkpoint)."""
+from __future__ import annotations
+
+from eda import coverage as cov
+from training.store import RunStore
+
+from .targets import points_of
+
+
+def _record(stored: dict) -> dict:
+    """One simulation's record: the stored row with its payload's fields at the top."""
+    return {**stored, **stored["payload"]}
+
+
+def _state(store: RunStore):
+    """Simulation records of the committed steps, in simulation order."""
+    sims = [_record(c) for c in store.candidates()]
+    sims.sort(key=lambda s: s["sim"])
+    return sims
+
+
+def _union(sims, sources) -> cov.CoverageDB:
+    db = cov.CoverageDB(sources)
+    for s in sims:
+        if s.get("cov"):
+            db.add(points_of(s["cov"]))
+    return db

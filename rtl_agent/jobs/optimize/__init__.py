@@ -1,0 +1,20 @@
+"""Per-design test-time RL (`rtl-agent optimize`): adapt the policy to one design with EDA feedback and
+keep the best design proven equivalent to the reference.
+
+  config   OptimizeConfig, penalties, the keys a resume must match
+  env      OptimizeEnv: prompts from PUCT-selected parents, extraction (edits, re-prompts), scoring
+  reward   the reward of one report (penalty by failed stage, or log PPA ratio for a proof)
+  outputs  best.v, best.json, candidates.csv, report.html (from the store)
+  report   report.html;  view: the live terminal view
+  run      policies, make_loop, optimize(cfg)
+"""
+from training.loop import step_seed
+
+from .config import PENALTIES, RESUME_KEYS, OptimizeConfig
+from .env import OptimizeEnv, _join
+from .outputs import write_outputs
+from .reward import score
+from .run import build_policies, make_loop, optimize, summary
+
+__all__ = ["OptimizeConfig", "OptimizeEnv", "optimize", "make_loop", "summary", "build_policies", "score",
+           "PENALTIES", "RESUME_KEYS", "step_seed", "write_outputs", "_join"]

@@ -1,0 +1,318 @@
+"""Per-design test-time RL: adapt the policy to one design with EDA feedback, keep the best verified design.
+
+One step:
+  1. select B parents from the PUCT pool (root: the task's reference RTL and its report, or the
+     spec alone with from_spec);
+  2. sample G candidates per parent with the optimize prompt (seeded per step and parent);
+  3. verify and score every candidate with `eda.flow.evaluate` (testbench, reference for
+     equivalence, the task's PDK), `workers` at a time; valid designs enter the pool;
+  4. entropic LoRA update (`training.lora_update.rl_step`) with eps from the KL controller
+     (skipped with train=False);
+  5. controller update; its decision and cause are logged;
+  6. checkpoint (training.loop: the same loop as `cover`): adapter + optimizer state in
+     adapters/step_NNN/, then one SQLite transaction with every candidate, the pool, the
+     controller, the RNG states and the best design. The transaction is the commit point: a run
+     killed anywhere resumes from the last committed step, and redoes the unfinished one exactly.
+Steps 2-6 are `training.loop.Loop`; this module is the environment: prompts, extraction, scoring.
+
+Reward (documented, configurable through OptimizeConfig.penalties / valid_floor):
+  a candidate that fails gets a fixed penalty by the first stage it fails
+      extract -1.0 (no Verilog found), apply -1.0 (an edit that matches nowhere, even after its
+      re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8,
+      lint -0.8, sim -0.6, interface -0.5,
+      equiv -0.5, synth -0.4, sta -0.3;
+  a candidate that passes every stage but whose equivalence verdict is bounded(N) or cosim(K)
+  (no proof) scores unproven -0.45 and is kept in the pool as "unproven" (never the best design),
+  unless OptimizeConfig.accept_unproven / --accept-unproven;
+  a verified candidate gets r = log(PPA_ref / PPA_candidate), clipped to [valid_floor, reward_cap].
+  valid_floor (-0.25) sits above every penalty so a correct design always outranks a broken
+  one; designs more than ~28% worse than the reference all score the floor.
+
+Actions (OptimizeConfig.edit): full (the whole new module), diff (SEARCH/REPLACE blocks against the
+parent, rtl_agent.edits: applied exactly, then ignoring whitespace, then by closest match; a block
+that does not apply is re-prompted `repair` times with its error and the closest lines) or mixed
+(either; the answer decides). The prompt shows the whole parent when it fits the policy's context
+(policy.count_tokens against policy.context_window - max_tokens); otherwise a focus region on the
+critical path (rtl_agent.focus), where only edits inside the region are accepted. Each prompt's mode,
+token count and action go to events.jsonl and candidates.csv (mode, prompt_tokens, action, applied).
+"""
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from designs import load_task
+from designs.task import TaskError
+from eda.flow import FlowJob, calibrate, evaluate
+from eda.hdl import normalise
+from eda.report import Report, is_proven, is_unproven
+from training.loop import Environment, Group, step_seed
+from training.puct import Pool
+from training.rows import Attempt, Candidate, Context, Retry, Row
+from training.store import RunStore
+
+from .config import RESUME_KEYS, OptimizeConfig
+from .outputs import write_outputs
+from .reward import _metrics, _slim, score
+
+
+class OptimizeEnv(Environment):
+    """Prompts from PUCT-selected parents, Verilog extraction, EDA verification and the PPA reward."""
+    metric_columns = ("area", "delay", "power", "ppa")
+
+    def __init__(self, cfg: OptimizeConfig, out: Path):
+        self.cfg, self.dir = cfg, out
+        self.task = load_task(cfg.task)
+        self.pdk = cfg.pdk or self.task.pdk
+        self.ref_src = self.task.reference_sources()
+        if not self.ref_src:
+            raise TaskError(f"task {self.task.name} has no reference RTL: optimize needs one for "
+                             "equivalence and the PPA baseline")
+        self.tb_src = self.task.testbench_sources()
+        self.port_dirs = {p.name: p.direction for p in self.task.ports}
+        self.ref_report = self.ref_ppa = self.pool_ = self.best = None
+        # the task's own job; open() replaces it by the calibrated one (the simulator the reference passes with)
+        self.job: FlowJob = self.task.flow_job(self.pdk)
+        self.policy = None
+
+    def attach(self, policy):
+        self.policy = policy
+
+    def _fits(self, msgs) -> tuple[int, int]:
+        """(prompt tokens, budget): the prompt must leave room for max_tokens of answer."""
+        from rtl_agent.policy.base import prompt_budget
+        count, budget = prompt_budget(self.policy, self.cfg.max_tokens)
+        return count(msgs), budget
+
+    def _prefill(self, action: str, spec: bool = False, parent: str | None = None) -> str:
+        from rtl_agent import prompts
+        if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
+            return ""
+        if spec:                        # writing from the spec: the task's interface is the header
+            return prompts.rtl_prefill(self.task.top, self.task.ports)
+        head = prompts.parent_header(parent, self.task.top) if parent and action == "full" and self.cfg.header \
+            else None
+        return f"```verilog\n{head}" if head else prompts.prefill_for(action, self.task.top)
+
+    def settings(self) -> dict:
+        from rtl_agent.policy import policy_adapter
+        # the adapter by the hash of its weights: a resume with another adapter (or a retrained default) is refused
+        return {**{k: getattr(self.cfg, k) for k in RESUME_KEYS},
+                "adapter": policy_adapter(f"{self.cfg.backend}:{self.cfg.model}", self.cfg.adapter),
+                # the task's don't-care rules decide the equivalence verdict, hence the reward
+                "observe": self.task.observe.to_dict() if self.task.observe else None}
+
+    def legacy_settings(self) -> dict:
+        # runs from before adapters, don't-care rules, one-line edits and header prefill
+        return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False}
+
+    def _eval(self, code: str) -> Report:
+        return evaluate(self.job, {f"{self.task.top}.v": code})
+
+    def open(self, ctx: Context | None = None):
+        emit = ctx.emit if ctx else (lambda kind, **data: None)
+        emit("phase", step=None, phase="reference")
+        # the task's own job (testbench verdict rule and flags, clock, don't-cares), with the simulator its
+        # reference passes under: the same judgement as `regress --equiv`
+        self.job, cal = calibrate(self.job, self.ref_src)
+        if not cal.ok:
+            raise TaskError(f"the reference of {self.task.name} does not pass its own flow on any simulator "
+                            f"(status {cal.status} at {cal.failed_stage}: {cal.failure_reason[:200]}); "
+                            "cannot optimize against it")
+        rep = self._eval(_join(self.ref_src))
+        if not rep.ok or not rep.ppa or rep.ppa <= 0:
+            why = f"status {rep.status}" if not rep.ok else f"PPA {rep.ppa} (no timing path to measure?)"
+            raise TaskError(f"the reference of {self.task.name} does not pass its own flow "
+                            f"({why}); cannot optimize against it")
+        self.ref_report = rep.to_dict()
+        self.ref_ppa = float(rep.ppa)
+        eq = rep.equiv_status or ""
+        if not is_proven(eq) and not self.cfg.accept_unproven:
+            # nothing can prove a candidate equivalent where the reference is not provable against itself
+            emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
+                      "every candidate will score 'unproven' (pass --accept-unproven to reward PPA anyway)")
+
+    def start(self, ctx: Context) -> list:
+        cfg, ref_code, slim = self.cfg, _join(self.ref_src), _slim(self.ref_report)
+        if cfg.from_spec:
+            root = {"code": None, "report": None, "step": 0}
+            self.pool_ = Pool(root, "", None, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool, normaliser=normalise)
+        else:
+            root = {"code": ref_code, "report": slim, "step": 0, "ppa": self.ref_ppa}
+            self.pool_ = Pool(root, ref_code, 0.0, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool,
+                              normaliser=normalise)
+        self.best = {"source": "reference", "step": 0, "idx": None, "code": ref_code, "ppa": self.ref_ppa,
+                     "ratio": 1.0, "report": slim}
+        r = self.ref_report
+        return [Row(ref_code, 0.0, "reference", metrics=_metrics(Report.from_dict(r)),
+                    payload={"eda": r, "ratio": 1.0, "pool_id": self.pool_.root})]
+
+    def state(self) -> dict:
+        return {"best": self.best}
+
+    def pool(self) -> dict:
+        return self.pool_.to_dict()
+
+    def restore(self, state: dict, store: RunStore):
+        self.pool_ = Pool.from_dict(store.pool(), normalise)
+        self.best = state["best"]
+
+    def done(self, step: int) -> bool:
+        return step > self.cfg.steps
+
+    def groups(self, ctx: Context, step: int) -> list:
+        out = []
+        for j, sid in enumerate(self.pool_.select(self.cfg.batch)):
+            g = self._group(self.pool_[sid], sid, step_seed(self.cfg.seed, step, j))
+            ctx.emit("prompt", step=step, group=j, parent=sid, **g.info)
+            out.append(g)
+        return out
+
+    def _group(self, state, sid, seed=0) -> Group:
+        from rtl_agent import edits, focus, prompts
+        t, p = self.task, state.payload
+        if not p.get("code"):          # --from-spec root: write the design from the spec
+            msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
+            n, budget = self._fits(msgs)
+            return Group(msgs, self.cfg.group, sid, self._prefill("full", spec=True),
+                         {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
+        action = self.cfg.edit
+        built = {}
+
+        def fits(view):
+            msgs = prompts.edit_prompt(t.spec, view, p.get("report"), t.top, action)
+            built[id(view)] = msgs
+            n, budget = self._fits(msgs)
+            return n <= budget
+        view = focus.choose(p["code"], t.top, p.get("report"), fits)
+        msgs = built.get(id(view)) or prompts.edit_prompt(t.spec, view, p.get("report"), t.top, action)
+        if view.mode == "focus":
+            action = "diff"            # a region is edited, never rewritten whole
+        n, budget = self._fits(msgs)
+        pre = self._prefill(action, parent=p["code"])
+        target, stop = None, self._stop(action, pre)
+        if pre and action == "diff":
+            # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
+            # first, chosen by the group's seed), so the model writes only its replacement
+            cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
+            if cand:
+                target = random.Random(seed).choice(cand)
+                pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
+                                               self.cfg.keep_lhs)
+                stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
+        return Group(msgs, self.cfg.group, sid, pre,
+                     {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
+                      "region": list(view.region) if view.region else None,
+                      "target_line": None if target is None else target + 1,
+                      **({"line_edit": True} if target is not None and self.cfg.line_edit else {})},
+                     stop)
+
+    def _stop(self, action: str, prefill: str):
+        """An edit ends at the closing fence when the prefill opened it, else after its first block;
+        a full design at cfg.stop (endmodule)."""
+        if action == "full":
+            return None
+        if prefill:
+            return "```"
+        return ">>>>>>> REPLACE" if action == "diff" else None
+
+    def _verilog(self, text: str) -> str | None:
+        from rtl_agent import prompts
+        ex = prompts.extract_verilog(text, self.task.top, self.port_dirs)
+        if not ex.code.strip() or any("truncated" in r for r in ex.reasons):
+            return None
+        return ex.code
+
+    def extract(self, text: str, group=None, attempt: Attempt | None = None) -> Candidate | Retry:
+        """The candidate: value {"code": Verilog or None, "action": full|diff, "applied", "how", "error",
+        "repaired", "duplicate"}. A full answer is the module in it (None when there is nothing worth
+        sending to the tools: no module, or a truncated one; other doubts are left to the EDA stages).
+        An edit is applied to the parent; when it does not apply it is re-prompted (a Retry) up to
+        cfg.repair times with its error and the closest lines."""
+        from rtl_agent import edits, prompts
+        info = (group.info if group is not None else None) or {}
+        retries = attempt.retries if attempt else 0
+        parent = None
+        if group is not None and self.pool_ is not None and group.parent is not None:
+            parent = self.pool_[group.parent].payload.get("code")
+        action = info.get("action", "full")
+        if parent and (action == "diff" or (action == "mixed" and edits.has_blocks(text))):
+            action = "diff"
+        elif action == "mixed":
+            action = "full"
+        out = {"code": None, "action": action, "applied": None, "how": [], "error": "", "repaired": retries,
+               "duplicate": False}
+        if action == "full":
+            out["code"] = self._verilog(text)
+        else:
+            region = tuple(info["region"]) if info.get("region") else None
+            if info.get("line_edit") and not retries:   # the sample stopped at its line's end: close the block
+                text = text.rstrip("\n") + "\n>>>>>>> REPLACE\n```"
+            res = edits.apply_blocks(parent, edits.parse_blocks(text), region=region)
+            if not res.applied and attempt is not None and retries < self.cfg.repair:
+                msgs = prompts.repair_prompt(attempt.prompt, text, res.error, res.closest)
+                n, budget = self._fits(msgs)
+                if n <= budget:
+                    pre = self._prefill("diff")
+                    return Retry(msgs, pre, self._stop("diff", pre))
+            out.update(applied=res.applied, how=res.how, error=res.error)
+            if res.applied:
+                out["code"] = self._verilog(res.code) if region is None else res.code
+                if out["code"] is None:
+                    out["error"] = "the edited design holds no complete module"
+        if parent and out["code"] is not None and edits.same_design(out["code"], parent):
+            out["duplicate"] = True
+        return Candidate(out)
+
+    def score(self, ctx: Context, k: int, groups: list, cands: list) -> list:
+        cands = [[c.value if isinstance(c.value, dict) else {"code": c.value, "action": "full"} for c in g]
+                 for g in cands]
+        codes = [[c["code"] if not c.get("duplicate") else None for c in g] for g in cands]
+        # each distinct text is evaluated once (duplicates share one cache entry anyway)
+        uniq = sorted({c for g in codes for c in g if c})
+        ctx.emit("phase", step=k, phase=f"evaluating {len(uniq)} distinct designs")
+        with ThreadPoolExecutor(max_workers=max(1, self.cfg.workers)) as ex:
+            reports = dict(zip(uniq, ex.map(self._eval, uniq)))
+        out, idx = [], 0
+        for j, (g, cs) in enumerate(zip(groups, codes)):
+            rows = []
+            for code, cand in zip(cs, cands[j]):
+                rows.append(self._row(k, j, g, idx, code, cand, reports.get(code) if code else None))
+                idx += 1
+            out.append(rows)
+        return out
+
+    def _row(self, k, j, g, idx, code, cand, rep: Report | None) -> Row:
+        r, status, failed, ratio = score(rep, self.ref_ppa, self.cfg)
+        if cand.get("duplicate"):
+            code = cand["code"]
+            r, status, failed = self.cfg.penalties.get("duplicate", -0.3), "duplicate", "duplicate"
+        elif cand.get("applied") is False:
+            r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
+        pid = None
+        d = rep.to_dict() if rep is not None else None
+        # bounded/cosim: a parent to improve on, never the best
+        if status == "unproven" and d is not None and is_unproven(rep.equiv_status or ""):
+            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k,
+                                                     "ppa": rep.ppa, "unproven": True})
+        if failed is None:
+            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k, "ppa": rep.ppa})
+            if rep.ppa < self.best["ppa"]:
+                self.best = {"source": "candidate", "step": k, "idx": idx, "code": code,
+                             "ppa": rep.ppa, "ratio": ratio, "report": _slim(d)}
+        return Row(code, r, status, failed, metrics=_metrics(rep), group=j, parent=g.parent,
+                   payload={"eda": d, "ratio": ratio, "pool_id": pid,
+                            "candidate": {x: cand.get(x) for x in ("action", "applied", "how", "error",
+                                                                   "repaired", "duplicate")}})
+
+    def metrics(self, rows: list) -> dict:
+        return {"best_ppa": self.best["ppa"], "best_ratio": self.ref_ppa / self.best["ppa"],
+                "pool_size": len(self.pool_), "distinct": len({normalise(r.text) for r in rows if r.text})}
+
+    def committed(self, ctx: Context, step: int, rows: list, store: RunStore):
+        write_outputs(self.dir, store)
+
+
+def _join(src: dict) -> str:
+    return "\n".join(src.values())

@@ -1,0 +1,49 @@
+"""One run: the policies, the loop around the environment, and its summary."""
+from __future__ import annotations
+
+from eda.sandbox import isolation_mode
+from training.loop import Loop
+
+from .config import OptimizeConfig
+from .env import OptimizeEnv
+
+
+def build_policies(cfg: OptimizeConfig):
+    """(sampler, trainer): the same transformers policy for both, or a vLLM engine that carries its own
+    transformers trainer (policy.vllm_backend, train=True) and serves its adapter after each sync().
+    trainer is None with train=False."""
+    from rtl_agent.policy import make_policy
+    if cfg.backend == "hf":
+        p = make_policy(f"hf:{cfg.model}", adapter=cfg.adapter)
+    elif cfg.backend == "vllm":
+        p = make_policy(f"vllm:{cfg.model}", adapter=cfg.adapter, train=cfg.train, seed=cfg.seed)
+    else:
+        raise ValueError(f"policy backend must be hf or vllm, got {cfg.backend!r}")
+    return p, (p if cfg.train else None)
+
+
+def make_loop(cfg: OptimizeConfig, on_event=None, policies=None) -> tuple[Loop, OptimizeEnv]:
+    """The loop and its environment for `cfg`; `policies` (sampler, trainer) lent by the caller, or built
+    when the first step samples. on_event(kind, data) receives progress for the live view."""
+    env = OptimizeEnv(cfg, cfg.run_dir())
+    loop = Loop(env, cfg.loop_config(), cfg.run_dir(), lambda: policies or build_policies(cfg),
+                resume=cfg.resume, on_event=on_event)
+    return loop, env
+
+
+def summary(loop: Loop, env: OptimizeEnv) -> dict:
+    best = env.best
+    return {"dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
+            "best_ppa": best["ppa"], "ref_ppa": env.ref_ppa, "best_source": best["source"],
+            "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode()}
+
+
+def optimize(cfg: OptimizeConfig, on_event=None, policies=None) -> dict:
+    """Run (or resume) one optimization; returns the summary. Policies lent by the caller stay open."""
+    loop, env = make_loop(cfg, on_event, policies)
+    try:
+        loop.open()
+        loop.run()
+        return summary(loop, env)
+    finally:
+        loop.close(policies=policies is None)
