@@ -1,5 +1,6 @@
 """Content-addressed store of evaluation reports: one JSON file per key, written atomically,
 so parallel workers share it safely and a hit costs a file read."""
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -7,8 +8,21 @@ from pathlib import Path
 from .config import cache_dir
 from .fsutil import atomic_write
 
-FLOW_VERSION = "2"   # bump when a stage's semantics change: old entries stop matching
-# 2: one clock rule (eda.hdl.detect_clock) for STA and equivalence: hclk, pclk, sclk, ... clock STA now
+FLOW_VERSION = "2"   # the flow's name for itself in reports; cache keys use code_version() instead
+EDA_DIR = Path(__file__).resolve().parent
+# What decides a verdict, a PPA number or a diagnostic: every source and package-data file of `eda`
+# (stages, tool adapters, equivalence strategies, verdict rules, Yosys/STA scripts, latch map).
+CODE_SUFFIXES = (".py", ".ys", ".tcl", ".v")
+
+
+@functools.cache
+def code_version(root: Path = EDA_DIR) -> str:
+    """A content hash of the code that produces a report: any edit to it gives new cache keys, so an
+    entry computed by an older checker is recomputed, never served (no version number to bump by hand)."""
+    h = hashlib.sha256()
+    for p in sorted(q for q in Path(root).rglob("*") if q.suffix in CODE_SUFFIXES and "__pycache__" not in q.parts):
+        h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def key(payload: dict) -> str:

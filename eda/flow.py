@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from . import pdk as pdks
 from . import stages as stages_
 from . import tools
-from .cache import FLOW_VERSION, Cache, key, text_hash
+from .cache import FLOW_VERSION, Cache, code_version, key, text_hash
 from .lint import lint
 from .observe import VERSION as OBSERVE_VERSION
 from .report import Diagnostic, Report, StageResult
@@ -97,14 +97,14 @@ def evaluate(job: FlowJob, candidate) -> Report:
     k_front = key({"src": src_id, "tb": text_hash(job.tb), "ref": text_hash(job.ref), "top": job.top,
                    "tb_top": job.tb_top, "clock": job.clock, "reset": job.reset, "stages": front,
                    "sims": list(job.simulators), "fallback": job.sim_fallback_on_fail, "equiv": job.equiv,
-                   "flow": FLOW_VERSION, "tools": ver,
+                   "code": code_version(), "tools": ver,
                    "isolation": iso,    # an unsandboxed result is never served as a sandboxed one
                    **({"verdict": rule_key(rule)} if rule else {}),
                    **({"sim_flags": job.sim_flags} if job.sim_flags else {}),
                    **({"observe": job.observe.to_dict(), "observe_version": OBSERVE_VERSION} if job.observe else {})})
     k_back = key({"src": src_id, "top": job.top, "pdk": job.pdk, "corner": job.corner, "clock": job.clock,
                   "period": job.period, "stages": back,
-                  "lib": pdks.lib_hash(job.pdk, job.corner) if back else None, "flow": FLOW_VERSION,
+                  "lib": pdks.lib_hash(job.pdk, job.corner) if back else None, "code": code_version(),
                   "tools": ver, "isolation": iso}) if back else None
     cache = (job.cache or Cache()) if job.use_cache else None
     rep = Report(top=job.top, pdk=job.pdk, isolation=iso)

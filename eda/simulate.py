@@ -9,7 +9,7 @@ from pathlib import Path
 from .hdl import find_top
 from .report import Diagnostic, StageResult, parse_diagnostics
 from .sandbox import Limits, Sandbox, run
-from .sources import as_texts, write_all
+from .sources import HDL_SUFFIXES, as_texts, write_all
 from .tools import get_simulator
 from .verdict import RTLLM, detect_rule, get_rule, is_cocotb_tb, seal_testbench, unseal_output
 
@@ -50,18 +50,25 @@ def simulate(sources, tb, workdir: Path | None = None, tb_top: str | None = None
     tried, logs = [], []
     nonce = secrets.token_hex(8)             # this run's seal on the testbench's own verdict lines
     sealed_tb, sealed = seal_testbench(tb_texts, rule, nonce)
-    with Sandbox(prefix="rtla-sim-") as sb:
-        wd = Path(workdir) if workdir else sb.path
-        files = write_all(sources, wd) + write_all(sealed_tb, wd)
+    # The sealed testbench and its compiled form live in a folder of their own, never in the design's: the
+    # design runs in `wd` (its sources and the testbench's data files) and sees only the compiled image,
+    # read-only at a random path, so reading the seal takes more than the text screen letting a file
+    # access through.
+    with Sandbox(prefix="rtla-sim-") as sb, Sandbox(prefix="rtla-tb-") as tb_box:
+        wd, tbd = Path(workdir) if workdir else sb.path, tb_box.path
+        hdl_tb = {n: t for n, t in sealed_tb.items() if Path(n).suffix in HDL_SUFFIXES}
+        write_all({n: t for n, t in sealed_tb.items() if n not in hdl_tb}, wd)
+        files = write_all(sources, wd) + write_all(hdl_tb, tbd)
+        wd.chmod(0o755)           # the compiler (uid 65534, in the testbench's folder) reads the design here
         for sim in simulators:
             tool = get_simulator(sim)
-            flags = list((sim_flags or {}).get(sim, ()))
-            built, log = tool.build(files, top, wd, lim, flags=flags) if flags else tool.build(files, top, wd, lim)
+            flags = [f"-I{wd}", *(sim_flags or {}).get(sim, ())]     # the design's own headers
+            built, log = tool.build(files, top, tbd, lim, flags=flags, ro=[wd])
             tried.append(sim)
             logs.append(log)
             if built is None:
                 continue  # cannot compile with this simulator: try the next
-            r = run(built, wd, lim)
+            r = run(built, wd, lim, ro=[built[-1]])
             out = unseal_output(r.out, rule, nonce) if sealed else r.out
             data = {"simulator": sim, "tried": tried, "tb_top": top, "run_s": round(r.seconds, 4),
                     "verdict_rule": rule.name, "sealed_markers": sealed}

@@ -248,6 +248,37 @@ def test_an_overlong_function_is_reported(tmp_path):
     assert long_functions(tmp_path, ("eda",)) == ["eda/m.py:104 long: 102 lines (at most 100)"]
 
 
+
+def model_tests_not_marked_slow(tests_dir: Path) -> list:
+    """Tests that take a fixture which loads a model (calls make_policy) without the slow mark: the README's
+    fast subset (-m "not slow") promises to load none."""
+    out = []
+    for f in sorted(Path(tests_dir).glob("test_*.py")):
+        text = f.read_text()
+        tree = ast.parse(text)
+        loaders = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+                   and any("fixture" in ast.unparse(d) for d in n.decorator_list)
+                   and "make_policy(" in ast.get_source_segment(text, n)}
+        module_slow = any(isinstance(n, ast.Assign) and "pytestmark" in ast.unparse(n.targets[0])
+                          and "slow" in ast.unparse(n.value) for n in tree.body)
+        for n in tree.body:
+            if isinstance(n, ast.FunctionDef) and n.name.startswith("test_") and not module_slow:
+                uses = sorted(a.arg for a in n.args.args if a.arg in loaders)
+                if uses and not any("slow" in ast.unparse(d) for d in n.decorator_list):
+                    out.append(f"{f.name}:{n.lineno} {n.name} loads a model through {', '.join(uses)}")
+    return out
+
+
+def test_tests_that_load_a_model_are_marked_slow():
+    assert model_tests_not_marked_slow(ROOT / "tests") == []
+
+
+def test_an_unmarked_model_test_is_reported(tmp_path):
+    (tmp_path / "test_x.py").write_text(
+        "import pytest\n\n@pytest.fixture(scope='module')\ndef pol():\n    return make_policy('default')\n\n"
+        "def test_fast(pol):\n    pass\n\n@pytest.mark.slow\ndef test_slow(pol):\n    pass\n")
+    assert model_tests_not_marked_slow(tmp_path) == ["test_x.py:7 test_fast loads a model through pol"]
+
 if __name__ == "__main__":
     g, r = import_graph(ROOT)
     print("\n".join(cycles(g) + layer_violations(r)) or "no import cycles, no layer violations")

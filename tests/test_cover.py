@@ -132,6 +132,7 @@ def test_model_stimulus_continues_from_the_random_state(tmp_path):
     assert row.metrics["gain"] == row.payload["gain"] and row.valid
 
 
+@pytest.mark.slow
 def test_random_first_then_the_model_on_the_holes(policy, tmp_path):
     # fsm_seq: four random runs leave the FSM arc S4->S0 (reset right after the detection) unseen, so the
     # model gets one tiny sample; its prompt names that hole

@@ -5,7 +5,7 @@ import sys
 
 from eda.equiv import check_interface, equivalence
 from eda.mutate import mutants
-from eda.report import is_pass
+from eda.report import is_pass, is_proven
 
 ADD = "module add(input [7:0] a, b, output [8:0] s);\n  assign s = a + b;\nendmodule\n"
 # passes any weak test that avoids a == 77
@@ -63,9 +63,8 @@ def test_interface_mismatch():
     assert st.status == "fail" and st.data["verdict"] == "interface mismatch"
 
 
-def test_bounded_when_induction_cannot_close():
-    # a one-hot ring vs a binary counter decoded to one-hot: equal from reset, but unreachable
-    # states keep induction from closing at depth 4
+def test_induction_proves_a_ring_against_a_decoded_counter():
+    # a one-hot ring vs a binary counter decoded to one-hot: equal from reset; SAT induction closes
     ring = """module r(input clk, input rst, output reg [3:0] o);
       always @(posedge clk) if (rst) o <= 4'b0001; else o <= {o[2:0], o[3]};
     endmodule
@@ -76,8 +75,25 @@ def test_bounded_when_induction_cannot_close():
     endmodule
     """
     st = equivalence({"c.v": dec}, {"r.v": ring}, "r", clock="clk", reset="rst", depth=4, cosim_cycles=300)
-    assert st.status in ("bounded(4)", "proven"), st.status
-    assert is_pass(st.status)
+    assert st.status == "proven" and st.data["method"] == "sat-induction", (st.status, st.data.get("method"))
+
+
+def test_bounded_when_induction_cannot_close():
+    """A counter that wraps at 9 and an output that differs only at 200, a state never reached: no
+    difference from reset, but induction at depth 4 cannot close (the unreachable states 196..200 differ
+    within 4 cycles). Without ABC that is bounded(4), a pass that earns no reward; ABC proves it."""
+    ref = """module r(input clk, input rst, output reg [7:0] c, output o);
+      always @(posedge clk) if (rst || c == 8'd9) c <= 0; else c <= c + 1;
+      assign o = 1'b0;
+    endmodule
+    """
+    cand = ref.replace("assign o = 1'b0;", "assign o = c == 8'd200;")
+    st = equivalence({"c.v": cand}, {"r.v": ref}, "r", clock="clk", reset="rst", depth=4, cosim_cycles=300,
+                     abc=False)
+    assert st.status == "bounded(4)" and st.data["method"] == "sat-bmc", st.status
+    assert is_pass(st.status) and not is_proven(st.status)
+    st = equivalence({"c.v": cand}, {"r.v": ref}, "r", clock="clk", reset="rst", depth=4, cosim_cycles=300)
+    assert st.status == "proven" and st.data["method"].startswith("abc-"), (st.status, st.data.get("method"))
 
 
 def test_cosim_when_reference_does_not_elaborate():

@@ -27,7 +27,16 @@ from eda.sandbox import Limits
 from eda.screen import screen
 from test_sandbox import TB   # the same inverter testbench
 
-pytestmark = pytest.mark.skipif(sandbox.isolation_mode() == "off", reason="RTL_AGENT_ISOLATION=off")
+# A local run with RTL_AGENT_ISOLATION=off skips the module; under CI it runs, and fails (see below).
+pytestmark = pytest.mark.skipif(sandbox.isolation_mode() == "off" and not os.environ.get("CI"),
+                                reason="RTL_AGENT_ISOLATION=off")
+
+
+def test_ci_runs_the_security_tests_sandboxed():
+    """CI never passes the security module by switching the sandbox off."""
+    if os.environ.get("CI"):
+        assert sandbox.isolation_mode() == "bwrap", "CI must run with the bwrap sandbox (RTL_AGENT_ISOLATION=off?)"
+    assert sandbox.isolation_mode() in ("bwrap", "off")
 
 TAG = secrets.token_hex(6)
 SECRET = secrets.token_hex(16)          # canary content; must never show up in any output
@@ -273,6 +282,27 @@ def test_forged_pass_line_is_refused(world):
         assert rep.status == "fail" and rep.failed_stage == "sim", (sims, rep.to_json())
 
 
+def test_the_testbench_seal_is_out_of_the_designs_reach(world, bypass):
+    """A design that gets file access past the screen reads every file it can name (the testbench source
+    and its compiled form, in its folder and the one above) and echoes them, to print the testbench's own
+    sealed pass line: the sealed testbench is not where the design runs, so no tag reaches the output and
+    the wrong design still fails."""
+    names = ("tb.v", "sim.vvp", "vobj/Vtb", "../tb.v", "../sim.vvp", "../vobj/Vtb")
+    body = "  integer f, r; reg [8*400:1] line;\n  initial begin\n"
+    for n in names:
+        body += (f'    f = `S(fopen)("{n}", "r");\n'
+                 f'    while (f != 0 && !`S(feof)(f)) begin r = `S(fgets)(line, f); $write("%0s", line); end\n')
+    body += "    $finish;\n  end"
+    forge = dut(body, correct=False)
+    for sims in (("icarus",), ("verilator",)):
+        rep = ev(forge, sims=sims, limits={"sim": Limits(wall_s=20, cpu_s=20), "lint": Limits(wall_s=60, cpu_s=60)})
+        st = rep.stages.get("sim")
+        assert st is not None and st.data.get("simulator") == sims[0], rep.to_json()
+        assert rep.status == "fail" and rep.failed_stage == "sim", (sims, rep.to_json())
+        assert "[rtla:" not in st.log and "Your Design Passed" not in st.log, (sims, st.log[-2000:])
+        _expect_contained(rep, world)
+
+
 def test_optimize_scoring_with_reference_equivalence(world, bypass):
     """Optimize-env scoring (evaluate with a reference): the candidate's file tasks reach Icarus only in
     the equivalence co-simulation; a $system candidate is refused by Yosys at the interface check."""
@@ -284,7 +314,9 @@ def test_optimize_scoring_with_reference_equivalence(world, bypass):
         job = FlowJob(top="dut", ref={"ref.v": ref}, use_cache=False, stages=("lint", "equiv"))
         rep = evaluate(job, {"dut.v": dut(body)})
         _expect_contained(rep, world)
-        assert rep.status in ("pass", "fail", "error") and rep.stages[rep.failed_stage or "equiv"].status, rep.to_json()
+        # Yosys reads the ports without running anything: a system task it cannot resolve fails the interface
+        assert rep.status == "fail" and rep.failed_stage == "interface", rep.to_json()
+        assert "Can't resolve" in str(rep.stages["interface"].diagnostics), rep.to_json()
 
 
 def test_equiv_job_contained(world, bypass):
@@ -292,7 +324,7 @@ def test_equiv_job_contained(world, bypass):
     st = equivalence({"dut.v": dut(f'  initial `S(system)("{shell(world)}");')}, {"ref.v": dut("", pre="")}, "dut",
                      timeout_s=30)
     assert SECRET not in str(st.to_dict())
-    assert st.status and st.data.get("verdict"), st.to_dict()      # a verdict, whatever it is
+    assert st.status == "error" and "does not elaborate" in str(st.diagnostics), st.to_dict()
 
 
 def test_regress_scoring_contained(world, bypass):
@@ -304,7 +336,9 @@ def test_regress_scoring_contained(world, bypass):
     hostile = PASTE + text.replace("endmodule", f'  initial `S(system)("{shell(world)}");\nendmodule')
     d = score_design(task, [("s0", {"counter8.v": hostile}, "")], task.pdk)
     row = summarize_design(d, (1,))
-    assert row["isolation"] == "bwrap" and d["samples"][0]["status"] in ("pass", "fail"), d
+    # the hostile copy runs contained and does not pass its testbench (the reference does)
+    assert row["isolation"] == "bwrap" and d["samples"][0]["status"] == "fail", d
+    assert d["samples"][0]["failed_stage"] == "sim" and d["reference"]["status"] == "pass", d
     assert SECRET not in str(d)
 
 
@@ -312,7 +346,7 @@ def test_cover_stimulus_contained(world, bypass):
     from eda.coverage import coverage_run
     stim = PASTE + (f'initial begin `S(system)("{shell(world)}"); a = 1; #20 $finish; end')
     r = coverage_run({"dut.v": dut("", pre="")}, "dut", stim)
-    assert r.status in ("pass", "fail", "error"), r
+    assert r.status == "pass" and r.points, r            # the stimulus ran (its shell in the sandbox)
     assert SECRET not in str(r.log)
 
 

@@ -172,7 +172,7 @@ def abc(ctx: EquivContext):
     """When SAT induction did not close (bounded, or timed out): ABC; a proof ends the check,
     a counterexample goes to the Icarus replay (ctx.abc)."""
     res, verdict = ctx.res, ctx.verdict
-    if verdict in ("bounded", "unknown") and ctx.formal and ctx.deadline - time.monotonic() > 1.5:
+    if verdict in ("bounded", "unknown") and ctx.use_abc and ctx.formal and ctx.deadline - time.monotonic() > 1.5:
         ctx.abc = _abc(ctx, ctx.deadline - 0.2 * (ctx.deadline - time.monotonic()), ctx.export)
     elif ctx.export is not None:
         _stop(ctx.export)

@@ -26,6 +26,7 @@ class EquivContext:
     root: Path                   # the sandbox folder
     deadline: float              # time.monotonic() at which everything must be done
     res: StageResult             # the result being built
+    use_abc: bool = True         # False: no ABC engines after SAT induction (an engine left out, as in SymbiYosys)
     # elaboration and clocking
     gold: _Design | None = None
     gate: _Design | None = None

@@ -37,9 +37,10 @@ STRATEGIES = (
 
 def equivalence(cand: dict, ref: dict, top: str, clock=None, reset=None, reset_active_low=None, depth=20,
                 cosim_cycles=2000, timeout_s=60, seed=1, ref_top: str | None = None,
-                screened: bool = False) -> StageResult:
+                screened: bool = False, abc: bool = True) -> StageResult:
     """Compare candidate sources (name -> text) with the reference; see the module doc for verdicts.
-    screened: the caller (eda.flow) has already screened these sources; otherwise they are screened here."""
+    screened: the caller (eda.flow) has already screened these sources; otherwise they are screened here.
+    abc: False leaves the ABC engines (dprove, PDR, sim3) out after SAT induction."""
     t0 = time.monotonic()
     deadline = t0 + timeout_s
     res = StageResult("equiv", "error", tool="yosys+icarus",
@@ -53,7 +54,7 @@ def equivalence(cand: dict, ref: dict, top: str, clock=None, reset=None, reset_a
     try:
         with Sandbox(prefix="rtla-equiv-") as sb:
             _run(EquivContext(cand, ref, top, ref_top or top, clock, reset, reset_active_low, depth, cosim_cycles,
-                              seed, sb.path, deadline, res))
+                              seed, sb.path, deadline, res, use_abc=abc))
     except _Fail as f:
         res.status = f.status
         res.diagnostics.append(Diagnostic(f.message))

@@ -23,12 +23,13 @@ class Icarus(Simulator):
         """vvp command that runs a compiled program (no interactive prompt on $stop)."""
         return [self.path("vvp"), "-n", program]
 
-    def build(self, files, top, wd: Path, limits: Limits, flags=()):
+    def build(self, files, top, wd: Path, limits: Limits, flags=(), ro=()):
+        """Compile into `wd` (`ro`: folders outside it the compiler reads); (run argv or None, log)."""
         r = run(self.compile_cmd(files, "sim.vvp", top, extra=tuple(flags)), wd,
-                Limits(wall_s=max(limits.wall_s, 30), cpu_s=60, mem_mb=limits.mem_mb))
+                Limits(wall_s=max(limits.wall_s, 30), cpu_s=60, mem_mb=limits.mem_mb), ro=ro)
         if not r.ok:
             return None, r.out
-        return self.run_cmd("sim.vvp"), r.out
+        return self.run_cmd(str(Path(wd) / "sim.vvp")), r.out
 
 
 ICARUS = Icarus()

@@ -60,9 +60,10 @@ class Verilator(Simulator):
         """Run a coverage model; it writes its counts to `dat`."""
         return [binary, f"+verilator+coverage+file+{dat}"] + list(plusargs)
 
-    def build(self, files, top, wd: Path, limits: Limits, flags=()):
-        r = run(self.binary_cmd(files, top) + list(flags), wd, Limits(wall_s=180, cpu_s=300, mem_mb=max(limits.mem_mb, 4096),
-                                                         out_mb=512))
+    def build(self, files, top, wd: Path, limits: Limits, flags=(), ro=()):
+        """Build into `wd` (`ro`: folders outside it the compiler reads); (run argv or None, log)."""
+        r = run(self.binary_cmd(files, top) + list(flags), wd,
+                Limits(wall_s=180, cpu_s=300, mem_mb=max(limits.mem_mb, 4096), out_mb=512), ro=ro)
         if not r.ok:
             return None, r.out
         return [str(wd / "vobj" / "Vtb")], r.out
