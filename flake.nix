@@ -8,8 +8,8 @@
     in {
       devShells = forAll (pkgs: {
         default = pkgs.mkShell {
-          # the same tools scripts/setup.sh installs on Debian; Python deps come from requirements.txt
-          packages = with pkgs; [ python311 iverilog yosys verilator opensta openroad gcc gnumake perl bubblewrap util-linux ];
+          # the same tools scripts/setup.sh installs on Debian; Python deps (Yosys too: the pyosys wheel) come from requirements.txt
+          packages = with pkgs; [ python311 iverilog verilator opensta openroad gcc gnumake perl bubblewrap util-linux ];
           shellHook = ''
             [ -d .venv ] || python -m venv .venv
             source .venv/bin/activate

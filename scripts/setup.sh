@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1
 
 need_apt=()
-for pair in iverilog:iverilog vvp:iverilog yosys:yosys sta:opensta g++:g++ make:make perl:perl bwrap:bubblewrap setpriv:util-linux; do
+for pair in iverilog:iverilog vvp:iverilog sta:opensta g++:g++ make:make perl:perl bwrap:bubblewrap setpriv:util-linux; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair#*:}")
 done
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)

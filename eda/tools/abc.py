@@ -1,5 +1,8 @@
-"""ABC as Yosys ships it (`yosys-abc`): the command and its version for now."""
-from .base import Tool, first_line
+"""ABC as the pyosys wheel ships it (its own `yosys-abc`, the one libyosys's `abc` pass runs): the
+command and its version."""
+from .base import PROVIDED, Tool, first_line, pyosys_file
+
+PROVIDED["yosys-abc"] = lambda: pyosys_file("yosys-abc")
 
 
 class Abc(Tool):
@@ -13,7 +16,7 @@ class Abc(Tool):
 
     def commands_cmd(self, commands: str) -> list:
         """Run `;`-separated ABC commands."""
-        return [self.path(), "-c", commands]
+        return self.argv("-c", commands)
 
 
 ABC = Abc()

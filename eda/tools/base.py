@@ -1,8 +1,10 @@
 """Finding an EDA binary, probing its version, and the Tool base class every tool module extends."""
 import functools
+import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 
@@ -32,10 +34,38 @@ def setup_env():
 
 
 HINT = "run the README's setup command (bash scripts/setup.sh)"
+YOSYS_MAIN = Path(__file__).with_name("yosys_main.py")   # `yosys` for the pyosys wheel (bound into every sandbox)
+
+
+def pyosys_dir() -> Path | None:
+    """The pyosys wheel's folder (libyosys.so, yosys-abc, share/), found without importing it: libyosys
+    loads only in the processes that run Yosys (yosys_main.py, inside the sandbox)."""
+    try:
+        spec = importlib.util.find_spec("pyosys")
+    except (ImportError, ValueError):
+        return None
+    d = Path(spec.origin).parent if spec and spec.origin else None
+    return d if d and (d / "libyosys.so").is_file() else None
+
+
+def pyosys_file(name: str) -> str:
+    """A file of the pyosys wheel (yosys-abc, libyosys.so); ToolMissing naming the setup step without it."""
+    d = pyosys_dir()
+    if d is None or not (d / name).is_file():
+        raise ToolMissing(f"Yosys is the pyosys wheel (pyosys==0.70 in requirements.txt), which this Python "
+                          f"({sys.executable}) does not have{f' ({name} missing in {d})' if d else ''}; {HINT}")
+    return str(d / name)
+
+
+# binaries a Python package provides instead of PATH: name -> function giving its path (eda/tools/yosys.py
+# registers "yosys", eda/tools/abc.py "yosys-abc"); Debian's /usr/bin/yosys is never looked up
+PROVIDED: dict = {}
 
 
 @functools.cache
 def which(name: str) -> str:
+    if name in PROVIDED:
+        return PROVIDED[name]()
     setup_env()
     p = shutil.which(name)
     if not p:
@@ -45,8 +75,11 @@ def which(name: str) -> str:
 
 def _probe(exe: str, args: tuple) -> str:
     """What a binary prints for its version flag (a version probe, not a tool run on user input)."""
-    return subprocess.run([which(exe), *args], capture_output=True, text=True, timeout=20,
-                          stdin=subprocess.DEVNULL).stdout
+    return _probe_argv([which(exe), *args])
+
+
+def _probe_argv(argv: list) -> str:
+    return subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL).stdout
 
 
 def first_line(out: str) -> str:
@@ -66,6 +99,10 @@ class Tool:
         """Absolute path of the tool's binary (or of another binary it ships, e.g. vvp)."""
         return which(exe or self.exe)
 
+    def argv(self, *args) -> list:
+        """The command line that runs the tool with `args`."""
+        return [self.path(), *args]
+
     def label(self, out: str) -> str:
         """The version string from what the probe printed (subclasses add a product name)."""
         return first_line(out)
@@ -74,7 +111,7 @@ class Tool:
         """One line naming the version (cache keys and reports); "missing" when not installed."""
         if not hasattr(self, "_version"):
             try:
-                self._version = self.label(_probe(self.exe, tuple(self.version_args)))
+                self._version = self.label(_probe_argv(self.argv(*self.version_args)))
             except ToolMissing:
                 self._version = "missing"
             except Exception as e:  # a version is information, never fatal
