@@ -41,7 +41,7 @@ class FSM:
 
 
 # Registers named like states are FSMs even when fsm_detect's rules say no (RTLLM traffic_light's state
-# "seems self-resetting"; Yosys 0.23 has no -ignore-self-reset): the fsm_encoding attribute forces them.
+# "seems self-resetting"; Yosys 0.23 had no -ignore-self-reset): the fsm_encoding attribute forces them (on 0.70 too).
 _NAMED = "w:*state* w:*State* w:*STATE* w:ST_* w:*_st w:cs w:ps w:*fsm*"
 _EXTRACT = re.compile(r"Extracting FSM `\\?(\S+)' from module `\\?(\S+)'")
 _TRANS = re.compile(r"transition:\s+\d+'([01]+)\s+\S+\s+->\s+\d+'([01]+)")

@@ -36,7 +36,7 @@ PDKS = {
 }
 DEFAULT_CORNER = {"nangate45": "typ", "sky130hd": "tt"}
 # Cells the synthesis script needs by name: ties for constants, a buffer for plain assigns (OpenSTA
-# cannot read assign/concat netlists), and latches (Yosys 0.23's dfflibmap maps flops only).
+# cannot read assign/concat netlists), and latches (Yosys 0.23's dfflibmap mapped flops only; kept on 0.70).
 CELLS = {
     "nangate45": {"tie_hi": "LOGIC1_X1 Z", "tie_lo": "LOGIC0_X1 Z", "buf": "BUF_X1 A Z",
                   "latch_p": ("DLH_X1", "D", "G", "Q"), "latch_n": ("DLL_X1", "D", "GN", "Q")},
