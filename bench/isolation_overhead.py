@@ -6,6 +6,7 @@ from other processes on the machine hits both modes alike. Also times one sandbo
 Writes bench/results/isolation_overhead.{csv,md}. Run: .venv/bin/python bench/isolation_overhead.py
 """
 import argparse
+import os
 import json
 import statistics
 import sys
@@ -127,10 +128,10 @@ def report():
            f"- one launch of /bin/true through eda.sandbox.run (median of 40): on {launch['bwrap'] * 1000:.1f} ms, "
            f"off {launch['off'] * 1000:.1f} ms",
            "- stage seconds, summed:", "", md_table(per_stage), "",
-           "The machine is shared (2 cores, other agents' jobs running; load average ~10 during the run), so "
-           "absolute times are slow and noisy; pairing each evaluation's two modes keeps drift out of the ratio. "
-           "Where the time goes: each tool launch pays for bwrap's namespaces and mounts plus setpriv (here, "
-           "loaded, about 40-60 ms for bwrap itself; on an idle machine about 12 ms per the recipe notes) and an "
+           f"Load average when the report was written: {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
+           f"{os.getloadavg()[2]:.1f} (1/5/15 min) on 2 cores: absolute times move with the machine's load; "
+           "pairing each evaluation's two modes keeps drift out of the ratio. Where the time goes: each tool "
+           "launch pays for bwrap's namespaces and mounts plus setpriv (the /bin/true launch above) and an "
            "evaluation launches 6-9 tools.",
            ""]
     (OUT / "isolation_overhead.md").write_text("\n".join(md))
