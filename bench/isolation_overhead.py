@@ -6,8 +6,8 @@ from other processes on the machine hits both modes alike. Also times one sandbo
 Writes bench/results/isolation_overhead.{csv,md}. Run: .venv/bin/python bench/isolation_overhead.py
 """
 import argparse
-import os
 import json
+import os
 import statistics
 import sys
 import tempfile
