@@ -70,12 +70,14 @@ class FlowJob:
         return replace(self, **changes)
 
 
-def calibrate(job: FlowJob, reference) -> tuple[FlowJob, Report]:
+def calibrate(job: FlowJob, reference, against_itself: bool = False) -> tuple[FlowJob, Report]:
     """Score the reference with its own testbench, falling back from one simulator to the next; the job
     returned keeps the simulator it passed with (some RTLLM testbenches race under Icarus but not
     Verilator), so candidates are judged by the simulator their reference passes. The reference is
-    judged without a reference of its own (no equivalence with itself)."""
-    rep = evaluate(job.replace(sim_fallback_on_fail=True, ref={}, observe=None), reference)
+    judged without a reference of its own, or with against_itself also checked equivalent to itself
+    (optimize's baseline: one run instead of a calibration and a second evaluation)."""
+    rep = evaluate(job.replace(sim_fallback_on_fail=True) if against_itself else
+                   job.replace(sim_fallback_on_fail=True, ref={}, observe=None), reference)
     sim = rep.stages.get("sim")
     chosen = sim.data.get("simulator") if sim else None
     return (job.replace(simulators=(chosen,)) if chosen else job), rep

@@ -47,6 +47,8 @@ from designs.task import TaskError
 from eda.flow import FlowJob, calibrate, evaluate
 from eda.hdl import normalise
 from eda.report import Report, is_proven, is_unproven
+from rtl_agent import edits, focus, prompts
+from rtl_agent.policy.base import prompt_budget
 from training.loop import Environment, Group, step_seed
 from training.puct import Pool
 from training.rows import Attempt, Candidate, Context, Retry, Row
@@ -81,12 +83,10 @@ class OptimizeEnv(Environment):
 
     def _fits(self, msgs) -> tuple[int, int]:
         """(prompt tokens, budget): the prompt must leave room for max_tokens of answer."""
-        from rtl_agent.policy.base import prompt_budget
         count, budget = prompt_budget(self.policy, self.cfg.max_tokens)
         return count(msgs), budget
 
     def _prefill(self, action: str, spec: bool = False, parent: str | None = None) -> str:
-        from rtl_agent import prompts
         if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
             return ""
         if spec:                        # writing from the spec: the task's interface is the header
@@ -115,14 +115,10 @@ class OptimizeEnv(Environment):
         emit("phase", step=None, phase="reference")
         # the task's own job (testbench verdict rule and flags, clock, don't-cares), with the simulator its
         # reference passes under: the same judgement as `regress --equiv`
-        self.job, cal = calibrate(self.job, self.ref_src)
-        if not cal.ok:
-            raise TaskError(f"the reference of {self.task.name} does not pass its own flow on any simulator "
-                            f"(status {cal.status} at {cal.failed_stage}: {cal.failure_reason[:200]}); "
-                            "cannot optimize against it")
-        rep = self._eval(_join(self.ref_src))
+        self.job, rep = calibrate(self.job, self.ref_src, against_itself=True)
         if not rep.ok or not rep.ppa or rep.ppa <= 0:
-            why = f"status {rep.status}" if not rep.ok else f"PPA {rep.ppa} (no timing path to measure?)"
+            why = (f"status {rep.status} at {rep.failed_stage}: {rep.failure_reason[:200]}" if not rep.ok
+                   else f"PPA {rep.ppa} (no timing path to measure?)")
             raise TaskError(f"the reference of {self.task.name} does not pass its own flow "
                             f"({why}); cannot optimize against it")
         self.ref_report = rep.to_dict()
@@ -170,7 +166,6 @@ class OptimizeEnv(Environment):
         return out
 
     def _group(self, state, sid, seed=0) -> Group:
-        from rtl_agent import edits, focus, prompts
         t, p = self.task, state.payload
         if not p.get("code"):          # --from-spec root: write the design from the spec
             msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
@@ -218,7 +213,6 @@ class OptimizeEnv(Environment):
         return ">>>>>>> REPLACE" if action == "diff" else None
 
     def _verilog(self, text: str) -> str | None:
-        from rtl_agent import prompts
         ex = prompts.extract_verilog(text, self.task.top, self.port_dirs)
         if not ex.code.strip() or any("truncated" in r for r in ex.reasons):
             return None
@@ -230,7 +224,6 @@ class OptimizeEnv(Environment):
         sending to the tools: no module, or a truncated one; other doubts are left to the EDA stages).
         An edit is applied to the parent; when it does not apply it is re-prompted (a Retry) up to
         cfg.repair times with its error and the closest lines."""
-        from rtl_agent import edits, prompts
         info = (group.info if group is not None else None) or {}
         retries = attempt.retries if attempt else 0
         parent = None
@@ -266,8 +259,7 @@ class OptimizeEnv(Environment):
         return Candidate(out)
 
     def score(self, ctx: Context, k: int, groups: list, cands: list) -> list:
-        cands = [[c.value if isinstance(c.value, dict) else {"code": c.value, "action": "full"} for c in g]
-                 for g in cands]
+        cands = [[c.value for c in g] for g in cands]
         codes = [[c["code"] if not c.get("duplicate") else None for c in g] for g in cands]
         # each distinct text is evaluated once (duplicates share one cache entry anyway)
         uniq = sorted({c for g in codes for c in g if c})
