@@ -71,6 +71,14 @@ def register(sub):
     p.add_argument("--edit", default=D["edit"], choices=("full", "diff", "mixed"),
                    help="action: full (write the whole new module), diff (SEARCH/REPLACE edits against the "
                    "parent) or mixed (either); default %(default)s (see bench/results/optimize_actions.md)")
+    p.add_argument("--actions", default=D["actions"], metavar="KINDS",
+                   help="action kinds the sampler mixes, chosen per parent by a bandit on the reward each kind earned "
+                   "on this design: auto (= spec,rewrite,diff,decl,line), a comma list of them, or legacy (only the "
+                   "--edit action); default %(default)s")
+    p.add_argument("--kinds-per-parent", type=int, default=D["kinds_per_parent"],
+                   help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
+    p.add_argument("--no-noise", dest="noise", action="store_false",
+                   help="skip measuring the reference's noise floor (perturbed references) when the run opens")
     p.add_argument("--no-prefill", dest="prefill", action="store_false",
                    help="do not start the answer for the model (by default the answer begins with the code fence "
                    "and `module <top>` or a SEARCH marker, on backends that can continue an assistant turn)")
@@ -105,7 +113,9 @@ def config_from_args(args) -> OptimizeConfig:
                           eps0=D["eps0"] if args.eps is None else args.eps, workers=args.workers,
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
                           line_edit=args.line_edit, header=args.header, keep_lhs=args.keep_lhs,
-                          accept_unproven=args.accept_unproven, edit=args.edit)
+                          accept_unproven=args.accept_unproven, edit=args.edit,
+                          actions="" if args.actions == "legacy" else args.actions,
+                          kinds_per_parent=args.kinds_per_parent, noise=args.noise)
 
 
 def run(args) -> int:
@@ -134,9 +144,20 @@ def run(args) -> int:
                   f"{summary['steps']} steps; pool {summary['pool_size']}")
     console.print(f"run folder {summary['dir']}: best.v, best.json, candidates.csv, report.html")
     best_v = f"{summary['dir']}/best.v"
-    if summary["best_source"] == "reference" or summary["best_ratio"] <= 1.0:
-        console.print(f"nothing beat the reference: {best_v} is the reference itself (PPA ratio 1.0000)")
-    else:
-        console.print(f"best design: {best_v}, PPA ratio {summary['best_ratio']:.4f} against the reference "
-                      f"({(summary['best_ratio'] - 1) * 100:.1f}% better area*delay*power)")
+    console.print(find_line(summary, best_v))
     return 0
+
+
+def find_line(summary: dict, best_v: str) -> str:
+    """The run's last word: the find (path, ratio, proof, kind, against the noise floor) or why there is none."""
+    floor = summary.get("noise_floor", 1.0)
+    kinds = summary.get("kinds") or {}
+    tried = ", ".join(f"{k} {v['valid']}/{v['n']} valid" for k, v in kinds.items() if v["n"])
+    if summary["best_source"] == "reference" or summary["best_ratio"] <= 1.0:
+        return (f"no find: nothing the model wrote beat the reference ({best_v} is the reference itself; this "
+                f"design's noise floor is {floor:.3f}x){'; kinds tried: ' + tried if tried else ''}")
+    where = "above" if summary.get("above_noise") else "NOT above"
+    return (f"find: {best_v}, PPA ratio {summary['best_ratio']:.3f}x against the reference "
+            f"({(summary['best_ratio'] - 1) * 100:.1f}% better area*delay*power), equivalence {summary.get('best_proof')}, "
+            f"from a {summary.get('best_kind') or '?'} action; {where} this design's noise floor of {floor:.3f}x"
+            + ("" if summary.get("above_noise") else " (so it may be synthesis noise, not a better design)"))

@@ -48,12 +48,14 @@ from eda.flow import FlowJob, calibrate, evaluate
 from eda.hdl import normalise
 from eda.report import Report, is_proven, is_unproven
 from rtl_agent import edits, focus, prompts
+from rtl_agent.noise import NoiseFloor, noise_floor
 from rtl_agent.policy.base import prompt_budget
 from training.loop import Environment, Group, step_seed
 from training.puct import Pool
 from training.rows import Attempt, Candidate, Context, Retry, Row
 from training.store import RunStore
 
+from .actions import Bandit, decl_head, decl_targets, parse_kinds, split
 from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
@@ -77,6 +79,9 @@ class OptimizeEnv(Environment):
         # the task's own job; open() replaces it by the calibrated one (the simulator the reference passes with)
         self.job: FlowJob = self.task.flow_job(self.pdk)
         self.policy = None
+        self.kinds = parse_kinds(cfg.actions) if cfg.actions else None     # None: the one --edit action
+        self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
+        self.noise = NoiseFloor()
 
     def attach(self, policy):
         self.policy = policy
@@ -105,7 +110,8 @@ class OptimizeEnv(Environment):
 
     def legacy_settings(self) -> dict:
         # runs from before adapters, don't-care rules, one-line edits and header prefill
-        return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False}
+        return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
+                "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -124,6 +130,10 @@ class OptimizeEnv(Environment):
         self.ref_report = rep.to_dict()
         self.ref_ppa = float(rep.ppa)
         eq = rep.equiv_status or ""
+        if self.cfg.noise:
+            emit("phase", step=None, phase="noise floor: perturbed references (rename, operand order, statement order)")
+            self.noise = noise_floor(self.job, self.ref_src, self.task.top, self.ref_ppa)
+            emit("noise", step=None, **self.noise.to_dict())
         if not is_proven(eq) and not self.cfg.accept_unproven:
             # nothing can prove a candidate equivalent where the reference is not provable against itself
             emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
@@ -139,13 +149,13 @@ class OptimizeEnv(Environment):
             self.pool_ = Pool(root, ref_code, 0.0, c=cfg.puct_c, seed=cfg.seed, no_pool=not cfg.pool,
                               normaliser=normalise)
         self.best = {"source": "reference", "step": 0, "idx": None, "code": ref_code, "ppa": self.ref_ppa,
-                     "ratio": 1.0, "report": slim}
+                     "ratio": 1.0, "report": slim, "kind": None, "noise_floor": self.noise.floor, "above_noise": False}
         r = self.ref_report
         return [Row(ref_code, 0.0, "reference", metrics=_metrics(Report.from_dict(r)),
                     payload={"eda": r, "ratio": 1.0, "pool_id": self.pool_.root})]
 
     def state(self) -> dict:
-        return {"best": self.best}
+        return {"best": self.best, "bandit": self.bandit.to_dict(), "noise": self.noise.to_dict()}
 
     def pool(self) -> dict:
         return self.pool_.to_dict()
@@ -153,6 +163,7 @@ class OptimizeEnv(Environment):
     def restore(self, state: dict, store: RunStore):
         self.pool_ = Pool.from_dict(store.pool(), normalise)
         self.best = state["best"]
+        self.bandit = Bandit(self.kinds or (), self.cfg.bandit_c, state.get("bandit"))
 
     def done(self, step: int) -> bool:
         return step > self.cfg.steps
@@ -160,10 +171,72 @@ class OptimizeEnv(Environment):
     def groups(self, ctx: Context, step: int) -> list:
         out = []
         for j, sid in enumerate(self.pool_.select(self.cfg.batch)):
-            g = self._group(self.pool_[sid], sid, step_seed(self.cfg.seed, step, j))
-            ctx.emit("prompt", step=step, group=j, parent=sid, **g.info)
-            out.append(g)
+            seed = step_seed(self.cfg.seed, step, j)
+            if self.kinds is None:
+                gs = [self._group(self.pool_[sid], sid, seed)]
+            else:
+                kinds = self.bandit.choose(self.cfg.kinds_per_parent, random.Random(seed))
+                gs = [self._kind_group(self.pool_[sid], sid, seed + i, kind, n)
+                      for i, (kind, n) in enumerate(zip(kinds, split(self.cfg.group, len(kinds))))]
+            for g in gs:
+                ctx.emit("prompt", step=step, group=len(out), parent=sid, **g.info)
+                out.append(g)
         return out
+
+    def _spec_group(self, sid, n: int) -> Group:
+        t = self.task
+        msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
+        count, budget = self._fits(msgs)
+        return Group(msgs, n, sid, self._prefill("full", spec=True),
+                     {"mode": "spec", "prompt_tokens": count, "budget": budget, "action": "full", "action_kind": "spec",
+                      "region": None})
+
+    def _view(self, p: dict, action: str):
+        built = {}
+
+        def fits(view):
+            msgs = prompts.edit_prompt(self.task.spec, view, p.get("report"), self.task.top, action)
+            built[id(view)] = msgs
+            n, budget = self._fits(msgs)
+            return n <= budget
+        view = focus.choose(p["code"], self.task.top, p.get("report"), fits)
+        return view, built.get(id(view)) or prompts.edit_prompt(self.task.spec, view, p.get("report"),
+                                                                  self.task.top, action)
+
+    def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
+        """One group of n samples of one action kind (actions.py) on the parent `state`."""
+        p = state.payload
+        if kind == "spec" or not p.get("code"):
+            return self._spec_group(sid, n)
+        action = "full" if kind == "rewrite" else "diff"
+        view, msgs = self._view(p, action)
+        if view.mode == "focus" and action == "full":      # a region is edited, never rewritten whole
+            action, kind = "diff", "diff"
+            view, msgs = self._view(p, action)
+        count, budget = self._fits(msgs)
+        pre = self._prefill(action, parent=p["code"])
+        stop, target, one_line = self._stop(action, pre), None, False
+        if pre and kind in ("decl", "line"):
+            lines, region = p["code"].splitlines(), view.region
+            cand = [i for i in decl_targets(p["code"]) if not region or region[0] <= i + 1 <= region[1]] \
+                if kind == "decl" else []
+            if not cand:
+                kind = "line"
+                cand = edits.targets(p["code"], focus.path_names(p.get("report")), region)[:8]
+            if cand:
+                target = random.Random(seed).choice(cand)
+                one_line = kind == "decl" or self.cfg.line_edit
+                pre += (lines[target] + "\n=======\n" + decl_head(lines[target]) if kind == "decl" else
+                        prompts.target_prefill(lines[target], self.cfg.line_edit, self.cfg.keep_lhs))
+                stop = "\n" if one_line else ">>>>>>> REPLACE"
+            else:
+                kind = "diff"
+        return Group(msgs, n, sid, pre,
+                     {"mode": view.mode, "prompt_tokens": count, "budget": budget, "action": action, "action_kind": kind,
+                      "region": list(view.region) if view.region else None,
+                      "target_line": None if target is None else target + 1,
+                      **({"line_edit": True} if one_line else {})},
+                     stop)
 
     def _group(self, state, sid, seed=0) -> Group:
         t, p = self.task, state.payload
@@ -273,6 +346,11 @@ class OptimizeEnv(Environment):
                 rows.append(self._row(k, j, g, idx, code, cand, reports.get(code) if code else None))
                 idx += 1
             out.append(rows)
+            kind = (g.info or {}).get("action_kind")
+            for row in rows:
+                if kind:
+                    self.bandit.update(kind, row.reward, row.failed is None,
+                                       row.failed is None and self.noise.above(row.payload.get("ratio")))
         return out
 
     def _row(self, k, j, g, idx, code, cand, rep: Report | None) -> Row:
@@ -292,11 +370,14 @@ class OptimizeEnv(Environment):
             pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k, "ppa": rep.ppa})
             if rep.ppa < self.best["ppa"]:
                 self.best = {"source": "candidate", "step": k, "idx": idx, "code": code,
-                             "ppa": rep.ppa, "ratio": ratio, "report": _slim(d)}
+                             "ppa": rep.ppa, "ratio": ratio, "report": _slim(d), "kind": (g.info or {}).get("action_kind"),
+                             "noise_floor": self.noise.floor, "above_noise": self.noise.above(ratio),
+                             "proof": rep.equiv_status}
         return Row(code, r, status, failed, metrics=_metrics(rep), group=j, parent=g.parent,
                    payload={"eda": d, "ratio": ratio, "pool_id": pid,
-                            "candidate": {x: cand.get(x) for x in ("action", "applied", "how", "error",
-                                                                   "repaired", "duplicate")}})
+                            "candidate": {**{x: cand.get(x) for x in ("action", "applied", "how", "error",
+                                                                      "repaired", "duplicate")},
+                                          "kind": (g.info or {}).get("action_kind")}})
 
     def metrics(self, rows: list) -> dict:
         return {"best_ppa": self.best["ppa"], "best_ratio": self.ref_ppa / self.best["ppa"],

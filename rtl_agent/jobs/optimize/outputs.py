@@ -27,7 +27,7 @@ def write_outputs(out: Path, store: RunStore):
     w = csv.writer(buf)
     w.writerow(["step", "idx", "grp", "parent", "pool_id", "status", "failed_stage", "reward", "ppa_ratio",
                 "area_um2", "delay_ns", "power_w", "ppa", "tokens", "finish", "action", "applied", "mode",
-                "prompt_tokens", "prefill"])
+                "prompt_tokens", "prefill", "kind"])
     for c in cands:
         rp, m, sm = c["payload"], c["metrics"], c["sample"]
         cd = rp.get("candidate") or {}
@@ -35,6 +35,7 @@ def write_outputs(out: Path, store: RunStore):
                     c["reward"], rp.get("ratio"), m.get("area"), m.get("delay"), m.get("power"), m.get("ppa"),
                     sm.get("tokens"), sm.get("finish"), cd.get("action"),
                     "" if cd.get("applied") is None else int(cd["applied"]),
-                    sm.get("mode"), sm.get("prompt_tokens"), int(bool(sm.get("prefill")))])
+                    sm.get("mode"), sm.get("prompt_tokens"), int(bool(sm.get("prefill"))),
+                    cd.get("kind") or sm.get("action_kind") or ""])
     atomic_write(out / "candidates.csv", buf.getvalue())
     atomic_write(out / "report.html", render_html(steps, cands, store.decisions(), best, store.meta("config")))

@@ -35,7 +35,10 @@ def summary(loop: Loop, env: OptimizeEnv) -> dict:
     best = env.best
     return {"dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
             "best_ppa": best["ppa"], "ref_ppa": env.ref_ppa, "best_source": best["source"],
-            "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode()}
+            "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode(),
+            "best_kind": best.get("kind"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,
+            "above_noise": env.noise.above(env.ref_ppa / best["ppa"]) if best["source"] != "reference" else False,
+            "kinds": env.bandit.to_dict()}
 
 
 def optimize(cfg: OptimizeConfig, on_event=None, policies=None) -> dict:

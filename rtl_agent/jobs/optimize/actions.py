@@ -1,0 +1,95 @@
+"""Action kinds of the optimize sampler and the per-design bandit that mixes them.
+
+Gains live in structure (arithmetic built from instances, registers wider than their values, duplicated
+logic, decode chains, encodings), which one-line expression edits cannot reach: ABC normalises a
+rewritten expression back to the same netlist (bench/results/one_line_headroom.md). So a step mixes:
+
+    spec      a fresh design from the specification alone (the task's header prefilled)
+    rewrite   the whole parent rewritten (its own header prefilled; the model writes the body)
+    diff      free SEARCH/REPLACE blocks against the parent, several lines and blocks allowed
+    decl      one declaration of the parent edited (a width, a state code, a parameter): its line is the
+              prefilled SEARCH part, its replacement is prefilled up to the width bracket or the `=`
+    line      one assignment's expression edited (the old action)
+
+Each parent's G samples are split among `kinds_per_parent` kinds chosen by a UCB bandit over the rewards
+each kind has earned on this design (verified designs earn log(PPA_ref/PPA), failures their penalty); a
+kind not tried yet goes first, in an order set by the step's seed. The bandit is part of the run's state,
+so a resumed run chooses as the uninterrupted one would. Every candidate, pool entry and find records its
+kind (candidates.csv `kind`, best.json `kind`).
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+
+KINDS = ("spec", "rewrite", "diff", "decl", "line")
+# a declaration worth editing: an internal vector/variable (its width) or a parameter (its value)
+_WIDTH_DECL = re.compile(r"^(\s*(?:reg|wire|logic)\b(?:\s+signed)?\s*\[)([^\]]*\][^;=()]*;\s*(?://.*)?)$")
+_VALUE_DECL = re.compile(r"^(\s*(?:localparam|parameter)\b[^=;]*=\s*)([^;]*;?\s*(?://.*)?)$")
+_PORT_WORD = re.compile(r"\b(?:input|output|inout)\b")
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """'auto' -> every kind; 'rewrite,diff' -> those; unknown names are an error."""
+    if text in ("", "auto", "all"):
+        return KINDS
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in KINDS]
+    if bad or not kinds:
+        raise ValueError(f"unknown action kind(s) {bad or text!r}: choose from {', '.join(KINDS)} or auto")
+    return kinds
+
+
+def decl_targets(code: str) -> list[int]:
+    """0-based lines holding one internal declaration with a width, or a parameter with a value."""
+    return [i for i, line in enumerate(code.splitlines())
+            if not _PORT_WORD.search(line) and (_WIDTH_DECL.match(line) or _VALUE_DECL.match(line))]
+
+
+def decl_head(line: str) -> str:
+    """The prefilled start of a declaration's replacement: up to its width bracket, or up to its `=`."""
+    m = _WIDTH_DECL.match(line) or _VALUE_DECL.match(line)
+    return m.group(1) if m else ""
+
+
+class Bandit:
+    """UCB1 over action kinds, on the mean reward each kind earned on this design."""
+
+    def __init__(self, kinds=KINDS, c: float = 0.5, stats: dict | None = None):
+        self.kinds, self.c = tuple(kinds), c
+        self.stats = {k: {"n": 0, "sum": 0.0, "valid": 0, "finds": 0} for k in self.kinds}
+        for k, s in (stats or {}).items():
+            if k in self.stats:
+                self.stats[k].update(s)
+
+    def choose(self, m: int, rng: random.Random) -> list[str]:
+        """m distinct kinds (fewer when fewer exist): untried ones first (seeded order), then by UCB."""
+        untried = [k for k in self.kinds if self.stats[k]["n"] == 0]
+        rng.shuffle(untried)
+        total = sum(s["n"] for s in self.stats.values()) or 1
+        tried = sorted((k for k in self.kinds if self.stats[k]["n"]),
+                       key=lambda k: -self.score(k, total))
+        return (untried + tried)[:max(1, m)]
+
+    def score(self, k: str, total: int) -> float:
+        s = self.stats[k]
+        return s["sum"] / s["n"] + self.c * math.sqrt(2 * math.log(max(total, 2)) / s["n"])
+
+    def update(self, kind: str, reward: float, valid: bool, find: bool):
+        if kind not in self.stats:
+            return
+        s = self.stats[kind]
+        s["n"] += 1
+        s["sum"] += float(reward)
+        s["valid"] += int(valid)
+        s["finds"] += int(find)
+
+    def to_dict(self) -> dict:
+        return {k: dict(v) for k, v in self.stats.items()}
+
+
+def split(g: int, m: int) -> list[int]:
+    """G samples over m kinds as evenly as possible, never a kind with 0 samples (m capped at G)."""
+    m = max(1, min(m, g))
+    return [g // m + (1 if i < g % m else 0) for i in range(m)]

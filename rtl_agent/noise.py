@@ -1,0 +1,153 @@
+"""A design's synthesis noise floor: how far PPA moves under edits that change nothing.
+
+Published RTL gains often shrink or vanish under plain signal renaming; here one operand swap moved
+c910_lza's PPA by 4% while renaming left 8 RTLLM references exactly unchanged. So the floor is measured
+per design, from semantics-preserving perturbations of its reference:
+
+    rename     every internal wire/reg/integer renamed (ports and modules keep their names)
+    commute    the first two operands of every commutative top-level operator swapped (association kept)
+    reorder    consecutive one-line continuous assignments and plain declarations in reverse order
+    all        the three together
+
+Each perturbation goes through the task's own flow (so it must still be proven equivalent); the floor is
+max(r, 1/r) over the proven ones, r = PPA_ref / PPA_perturbed (1.0 when none moved it, or none applied).
+A find counts only when its ratio is above the floor:
+
+    nf = noise_floor(job, task.reference_sources(), task.top, ref_ppa)
+    nf.floor, nf.above(1.3), nf.describe(1.3)   # "1.30x, above this design's noise floor of 1.04x"
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from eda.flow import FlowJob, evaluate
+from eda.hdl import module_names, strip_comments
+from eda.report import is_proven
+from rtl_agent.rewrites import _LEVEL, _LINE, _top_ops, commute
+
+_DECL = re.compile(r"\b(?:wire|reg|integer|logic|genvar)\b(?:\s+signed)?\s*(?:\[[^\]]*\]\s*)*([^;()]*);")
+_PORT = re.compile(r"\b(?:input|output|inout)\b(?:\s+(?:wire|reg|logic|signed))*\s*(?:\[[^\]]*\]\s*)*"
+                   r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)")
+_ONE_DECL = re.compile(r"^\s*(?:wire|reg|integer)\b[^=;()]*;\s*(?://.*)?$")
+_ONE_ASSIGN = re.compile(r"^\s*assign\b[^;]*;\s*(?://.*)?$")
+KINDS = ("rename", "commute", "reorder", "all")
+
+
+def _internal_names(text: str) -> list[str]:
+    code = strip_comments(text)
+    ports = {n.strip() for m in _PORT.finditer(code) for n in m.group(1).split(",")}
+    names = []
+    for m in _DECL.finditer(code):
+        if re.search(r"\b(?:input|output|inout)\b[^;]*$", code[max(0, m.start() - 80):m.start()].split(";")[-1]):
+            continue                    # `output reg q`: a port
+        for part in m.group(1).split(","):
+            n = re.match(r"\s*([A-Za-z_]\w*)", part)
+            if n and n.group(1) not in ports and n.group(1) not in names:
+                names.append(n.group(1))
+    mods = set(module_names(text))
+    return [n for n in names if n not in mods]
+
+
+def rename(text: str) -> str:
+    for i, n in enumerate(_internal_names(text)):
+        text = re.sub(rf"(?<![\w$.`]){re.escape(n)}(?![\w$])", f"rn{i}_{n[::-1]}", text)
+    return text
+
+
+def swap(e: str) -> str | None:
+    """The first two operands of a commutative top-level chain swapped, the association kept: `a + b + c` ->
+    `b + a + c` (a rotation, `c + a + b`, is a different adder tree: Yosys feeds a trailing 1-bit operand to
+    the carry-in of one adder, a leading one costs a second adder; that is structure, not noise)."""
+    if commute(e) is None:             # the same conditions: one commutative kind at the loosest level
+        return None
+    ops = _top_ops(e)
+    low = min(_LEVEL[o] for _, o in ops)
+    cut = [(i, o) for i, o in ops if _LEVEL[o] == low]
+    op = cut[0][1]
+    first, second_end = cut[0][0], (cut[1][0] if len(cut) > 1 else len(e))
+    x, y = e[:first].strip(), e[first + len(op):second_end].strip()
+    if x == y:
+        return None
+    rest = e[second_end:]
+    return f"{y} {op} {x}" + (f" {rest}" if rest else "")
+
+
+def commute_all(text: str) -> str:
+    out = []
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        new = swap(m.group(4)) if m else None
+        out.append(line[:m.start(4)] + new + line[m.end(4):] if new else line)
+    return "\n".join(out) + "\n"
+
+
+def reorder(text: str) -> str:
+    """Runs of consecutive one-line assigns (or plain declarations) reversed; order is meaningless for both."""
+    lines, out, i = text.splitlines(), [], 0
+    while i < len(lines):
+        for pat in (_ONE_ASSIGN, _ONE_DECL):
+            j = i
+            while j < len(lines) and pat.match(lines[j]):
+                j += 1
+            if j - i >= 2:
+                out += lines[i:j][::-1]
+                i = j
+                break
+        else:
+            out.append(lines[i])
+            i += 1
+    return "\n".join(out) + "\n"
+
+
+def perturbations(text: str) -> dict[str, str]:
+    """kind -> perturbed text, only those that change the text."""
+    got = {"rename": rename(text), "commute": commute_all(text), "reorder": reorder(text)}
+    got["all"] = reorder(commute_all(rename(text)))
+    norm = text.rstrip() + "\n"
+    return {k: v for k, v in got.items() if v.rstrip() + "\n" != norm}
+
+
+@dataclass
+class NoiseFloor:
+    floor: float = 1.0
+    ratios: dict = field(default_factory=dict)      # kind -> PPA_ref / PPA_perturbed (proven ones)
+    failed: dict = field(default_factory=dict)      # kind -> why it did not count
+
+    def above(self, ratio: float | None) -> bool:
+        return bool(ratio) and ratio > self.floor
+
+    def describe(self, ratio: float) -> str:
+        where = "above" if self.above(ratio) else "not above"
+        return f"{ratio:.3f}x, {where} this design's noise floor of {self.floor:.3f}x"
+
+    def to_dict(self) -> dict:
+        return {"floor": self.floor, "ratios": self.ratios, "failed": self.failed}
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "NoiseFloor":
+        d = d or {}
+        return cls(d.get("floor", 1.0), d.get("ratios", {}), d.get("failed", {}))
+
+
+def noise_floor(job: FlowJob, ref_src: dict, top: str, ref_ppa: float) -> NoiseFloor:
+    """Evaluate each perturbation of the reference (every file perturbed alike) with the task's calibrated job."""
+    nf = NoiseFloor()
+    if not ref_ppa:
+        nf.failed["all"] = "the reference has no PPA"
+        return nf
+    per_file = {name: perturbations(text) for name, text in ref_src.items()}
+    for kind in KINDS:
+        if not any(kind in p for p in per_file.values()):
+            continue
+        files = {name: per_file[name].get(kind, text) for name, text in ref_src.items()}
+        if len(files) == 1:
+            files = {f"{top}.v": next(iter(files.values()))}
+        rep = evaluate(job, files)
+        if not (rep.ok and rep.ppa and is_proven(rep.equiv_status or "")):
+            nf.failed[kind] = f"{rep.status} at {rep.failed_stage}, equiv {rep.equiv_status}"
+            continue
+        r = ref_ppa / rep.ppa
+        nf.ratios[kind] = r
+        nf.floor = max(nf.floor, r, 1 / r)
+    return nf

@@ -1,0 +1,95 @@
+"""Action kinds of optimize, the per-design bandit, and the noise floor (real tools, no model)."""
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rtl_agent.jobs.optimize import OptimizeConfig
+from rtl_agent.jobs.optimize.actions import KINDS, Bandit, decl_head, decl_targets, parse_kinds, split
+from rtl_agent.jobs.optimize.env import OptimizeEnv
+from rtl_agent.noise import perturbations, rename, swap
+from training.rows import Context
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = """module m (input clk, input [3:0] a, output reg [3:0] q);
+  localparam S0 = 2'd0, S1 = 2'd1;
+  reg [31:0] count;
+  wire [7:0] sum;
+  assign sum = a + q;
+  always @(posedge clk) q <= sum[3:0];
+endmodule
+"""
+
+
+def test_parse_kinds_and_split():
+    assert parse_kinds("auto") == KINDS
+    assert parse_kinds("rewrite, decl") == ("rewrite", "decl")
+    with pytest.raises(ValueError, match="unknown action kind"):
+        parse_kinds("rewrite,bogus")
+    assert split(4, 2) == [2, 2] and split(5, 2) == [3, 2] and split(1, 3) == [1]
+
+
+def test_declaration_targets_and_heads():
+    lines = CODE.splitlines()
+    got = decl_targets(CODE)
+    assert [lines[i].strip() for i in got] == ["localparam S0 = 2'd0, S1 = 2'd1;", "reg [31:0] count;",
+                                                "wire [7:0] sum;"]      # ports and assignments are not
+    assert decl_head(lines[2]) == "  reg [" and decl_head(lines[1]) == "  localparam S0 = "
+
+
+def test_bandit_tries_every_kind_then_prefers_the_rewarded_one():
+    b = Bandit(KINDS, c=0.1)
+    first = b.choose(5, random.Random(0))
+    assert sorted(first) == sorted(KINDS)           # untried kinds first, all distinct
+    assert first == Bandit(KINDS, c=0.1).choose(5, random.Random(0))    # seeded: a resume chooses the same
+    for k in KINDS:
+        b.update(k, 0.5 if k == "decl" else -0.8, valid=k == "decl", find=k == "decl")
+    assert b.choose(1, random.Random(1)) == ["decl"]
+    again = Bandit(KINDS, 0.1, b.to_dict())
+    assert again.to_dict() == b.to_dict() and again.stats["decl"]["finds"] == 1
+
+
+def test_perturbations_keep_ports_and_change_text():
+    p = perturbations(CODE)
+    assert set(p) >= {"rename", "commute", "all"}
+    assert "count" not in rename(CODE) and "input [3:0] a" in rename(CODE) and "output reg [3:0] q" in rename(CODE)
+    assert swap("a + b + cin") == "b + a + cin"     # association kept: no new adder tree
+    assert swap("a - b") is None
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    d = tmp_path_factory.mktemp("task") / "cnt"
+    shutil.copytree(ROOT / "designs" / "counter8", d)
+    ref = (d / "reference.v").read_text().replace(
+        "    always @(posedge clk)", "    wire [15:0] inc;\n    assign inc = q + 8'd1;\n    always @(posedge clk)", 1)
+    (d / "reference.v").write_text(ref.replace("q <= q + 8'd1;", "q <= inc[7:0];"))
+    e = OptimizeEnv(OptimizeConfig(task=str(d), group=4, kinds_per_parent=5), d / "run")
+    ctx = Context(d / "run", lambda kind, **data: None)
+    e.open(ctx)
+    e.start(ctx)
+    return e, ctx
+
+
+def test_noise_floor_measured_on_open(env):
+    e, _ = env
+    assert e.noise.floor >= 1.0
+    assert e.noise.ratios and not e.noise.failed, e.noise.to_dict()   # every perturbation proven equivalent
+    assert e.noise.above(e.noise.floor * 1.01) and not e.noise.above(e.noise.floor)
+
+
+def test_groups_mix_kinds_and_a_decl_edit_applies(env):
+    e, ctx = env
+    gs = e.groups(ctx, 1)
+    kinds = [g.info["action_kind"] for g in gs]
+    assert len(gs) == 4 and len(set(kinds)) == 4 and sum(g.n for g in gs) == 4    # 4 samples, 4 kinds of 5
+    e.cfg.kinds_per_parent = 5
+    e.bandit = Bandit(("decl",), 0.5)
+    (g,) = e.groups(ctx, 1)
+    assert g.info["action_kind"] == "decl" and g.stop == "\n"
+    assert g.prefill.endswith("wire [15:0] inc;\n=======\n    wire [")
+    cand = e.extract(g.prefill + "8:0] inc;", g)
+    assert "wire [8:0] inc;" in cand.value["code"] and cand.value["applied"]
+    spec = e._spec_group(g.parent, 2)
+    assert spec.info["action_kind"] == "spec" and "Current design" not in spec.prompt[-1]["content"]
