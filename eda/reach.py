@@ -1,0 +1,461 @@
+"""Formal reachability of coverage holes: a witness from reset, a proof that none exists, or undecided.
+
+    rep = decide(sources, "lock", points, open_keys, ports, clock="clk", reset="rst_n", active_low=True,
+                 fsms=fsms, budget_s=60)
+    rep.verdicts[key]     # Verdict: witness (per-cycle inputs; replay it: eda.reach_replay) | unreachable | undecided
+
+How (every tool process through eda.sandbox.run, under the budget):
+ 1. Yosys reads the DUT (`read_verilog -sv; hierarchy -top T; write_rtlil`, before `proc`); each open
+    line/branch point is mapped onto the arm of a process decision tree by its source position and gets
+    a flag wire (eda.reach_rtlil); toggles and FSM points need no instrumentation.
+ 2. Yosys: `proc; flatten; memory`, then `expose` the flags and the internal signals the toggle and FSM
+    targets read (the FSM state registers of eda.fsm), and `write_json` (ports; flip-flop clocks).
+    One clock, all flip-flops on its rising edge: normal mode (`async2sync`, a model step is a clock
+    cycle); anything else (several or derived clocks, latches): `clk2fflogic` (steps are clock phases),
+    and only proofs are tried there (a witness would need clock phases as stimulus).
+ 3. The wrapper of eda.reach_model (reset forced in the first frame(s), outputs masked there) is
+    exported twice as AIGER: prove.aig with uninitialised registers free (`write_aiger -zinit`) and X
+    values free (`setundef -anyseq`), wit.aig with them zero (as Verilator starts).
+ 4. Per target, ABC on one output at a time (`cone -O k -a`): `pdr` on prove.aig -- "Property proved"
+    is a waiver (method abc-pdr, unbounded: no input sequence from reset reaches the point); else a
+    witness by `bmc3` (BOUND frames) then `pdr` on wit.aig, its counterexample read back per cycle.
+    Anything else within the point's time is undecided, with the reason.
+A proof is only as good as the point's mapping: every covered line/branch point mapped the same way is
+checked too (up to CHECK of them), and if one of those is "proven unreachable" the design's proofs are
+withdrawn (undecided, "mapping check failed"). A witness counts only after its replay in Verilator hits
+the point (eda.reach_replay.confirm).
+"""
+import json
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import reach_rtlil as rt
+from .hdl import safe_name
+from .reach_model import Conditions, Target, init_frames, toggle_of, vname, wrapper
+from .sandbox import Limits, Sandbox, run
+from .tools import ABC, YOSYS
+
+BOUND = 40              # bmc3 frames for a witness
+CHECK = 8               # covered points whose mapping is checked
+TYPES = ("line", "branch", "toggle", "fsm_state", "fsm_arc", "expr")
+
+
+@dataclass
+class Verdict:
+    key: str
+    point: str                      # Point.describe()
+    status: str                     # witness | unreachable | undecided
+    method: str = ""                # abc-pdr | abc-bmc3
+    bound: str = ""                 # "unbounded" (proof) or the witness's frames
+    reason: str = ""
+    vectors: list = field(default_factory=list)      # witness: per-cycle {input: value}
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Report:
+    verdicts: dict = field(default_factory=dict)     # point key -> Verdict
+    mode: str = ""                  # normal | fflogic | "" (no model)
+    error: str = ""                 # why no model was built
+    seconds: float = 0.0
+    notes: list = field(default_factory=list)
+
+    def counts(self) -> dict:
+        out = {"witness": 0, "unreachable": 0, "undecided": 0}
+        for v in self.verdicts.values():
+            out[v.status] = out.get(v.status, 0) + 1
+        return out
+
+
+def _limits(deadline: float, cap: float | None = None) -> Limits:
+    left = max(1.0, deadline - time.monotonic())
+    left = min(left, cap) if cap else left
+    return Limits(wall_s=left, cpu_s=int(left) + 2, mem_mb=4096, out_mb=64)
+
+
+def _yosys(folder: Path, name: str, script: str, deadline: float):
+    (folder / name).write_text(script)
+    return run(YOSYS.script_cmd(name, quiet=True), folder, _limits(deadline))
+
+
+def _err(r) -> str:
+    return next((ln.strip() for ln in r.out.splitlines() if "ERROR" in ln),
+                "time limit" if r.timed_out else f"yosys exit {r.rc}")[:300]
+
+
+def _prefix(hier: str) -> str:
+    return "" if hier in ("uut", "") else hier.split(".", 1)[1] + "." if hier.startswith("uut.") else hier + "."
+
+
+def _flags(mods, points, open_pts):
+    """Flag processes for the open line/branch points (and up to CHECK covered ones, the mapping check):
+    ({module: [lines]}, {key: flattened flag name}, {key: why not mapped})."""
+    adds, names, why = {}, {}, {}
+    covered = [p for p in points if p.type in ("line", "branch") and p.count > 0][:CHECK]
+    for j, p in enumerate([q for q in open_pts if q.type in ("line", "branch")] + covered):
+        found, reason = [], ""
+        for m in mods:
+            if rt.base_name(m.name) != p.module and p.module:
+                continue
+            loc, reason = rt.locate(m, p, points)
+            if loc:
+                found.append((m, loc))
+        if not found:
+            why[p.key] = reason or f"module {p.module} not found in the elaborated design"
+            continue
+        for m, (sw, k) in found:
+            adds.setdefault(m.name, []).append(rt.flag_process(f"\\rtla_f{j}", sw, k))
+        names[p.key] = _prefix(p.hier) + f"rtla_f{j}"
+    return adds, names, why
+
+
+def _elaborate(folder: Path, sources: dict, top: str, deadline: float):
+    files = []
+    for name, text in sources.items():
+        n = safe_name(name, "dut.v")
+        (folder / n).write_text(text if text.endswith("\n") else text + "\n")
+        files.append(n)
+    r = _yosys(folder, "elab.ys", f"read_verilog -sv {' '.join(files)}\nhierarchy -top {top}\nwrite_rtlil pre.il\n",
+               deadline)
+    if not r.ok or not (folder / "pre.il").exists():
+        return None, f"Yosys cannot read the design: {_err(r)}"
+    return (folder / "pre.il").read_text(), ""
+
+
+def _model(folder: Path, top: str, expose: list, deadline: float):
+    """proc/flatten/memory + expose; (json of the top module, error)."""
+    sel = " ".join(f"w:{re.sub(r'([][*?])', r'?', n)}" for n in expose)
+    script = (f"read_rtlil inst.il\nhierarchy -top {top}\nproc\nflatten\n" + (f"expose {sel}\n" if sel else "")
+              + "opt_clean\nmemory\nopt_clean\nwrite_json model.json\nwrite_rtlil model.il\n")
+    r = _yosys(folder, "model.ys", script, deadline)
+    if not r.ok or not (folder / "model.json").exists():
+        return None, f"Yosys cannot build the model: {_err(r)}"
+    mods = json.loads((folder / "model.json").read_text())["modules"]
+    return mods.get(top) or next(iter(mods.values())), ""
+
+
+_FF = re.compile(r"^\$_?(a|s|ad|sd|dffsr|aldff)?(dff|dffe|ff|dffsre|aldffe|sdffe|sdffce|adffe)")
+
+
+def mode_of(mod: dict, clock) -> tuple[str, str]:
+    """("normal" | "fflogic", why) from the flip-flops' clocks in the model's json."""
+    ports = mod.get("ports", {})
+    clk_bits = ports.get(clock, {}).get("bits") if clock else None
+    for name, c in mod.get("cells", {}).items():
+        t = c["type"]
+        if "latch" in t or t in ("$sr", "$_SR_") or t.startswith("$mem"):
+            return "fflogic", f"{t} cell {name}"
+        if "CLK" not in c.get("connections", {}) or t in ("$ff",):
+            continue
+        if clk_bits is None or c["connections"]["CLK"] != clk_bits:
+            return "fflogic", f"flip-flop {name} is not clocked by the input {clock}"
+        if str(c.get("parameters", {}).get("CLK_POLARITY", "1")).lstrip("0") not in ("1", ""):
+            return "fflogic", f"flip-flop {name} on the falling edge"
+    return "normal", ""
+
+
+def _export(folder: Path, wrap: str, fflogic: bool, deadline: float) -> str:
+    """prove.aig/.map and wit.aig/.map; an error message or ''."""
+    (folder / "wrap.v").write_text(wrap)
+    tail = "techmap\nopt -fast\ndffunmap\naigmap\nopt_clean\n"
+    script = ("read_rtlil model.il\nread_verilog -sv wrap.v\nhierarchy -top rtla_reach\nproc\nflatten\nopt_clean\n"
+              + ("clk2fflogic\n" if fflogic else "async2sync\n") + "design -save base\n"
+              + "setundef -undriven -zero\nsetundef -anyseq\n" + tail + "write_aiger -zinit -map prove.map prove.aig\n"
+              + "design -load base\nsetundef -undriven -zero\nsetundef -zero -init\nsetundef -zero\n" + tail
+              + "write_aiger -zinit -map wit.map wit.aig\n")
+    r = _yosys(folder, "export.ys", script, deadline)
+    if not r.ok or not (folder / "prove.aig").exists() or not (folder / "wit.aig").exists():
+        return f"AIGER export failed: {_err(r)}"
+    return ""
+
+
+_ASSERTED = re.compile(r"asserted in frame (\d+)")
+
+
+def _abc(folder: Path, aig: str, out: int, engine: str, secs: float, deadline: float, tag: str):
+    """One ABC run on output `out`: ("proved" | "cex" | "undecided", frame, cex file, note)."""
+    cmd = {"pdr": f"pdr -T {max(1, int(secs))}", "bmc3": f"bmc3 -F {BOUND} -T {max(1, int(secs))}"}[engine]
+    cex = f"{tag}.cex"
+    r = run(ABC.commands_cmd(f"read {aig}; cone -O {out} -a; strash; {cmd}; write_cex -n {cex}"), folder,
+            _limits(deadline, secs + 3))
+    m = _ASSERTED.search(r.out)
+    if "Property proved" in r.out and not m:
+        return "proved", 0, None, ""
+    if m and (folder / cex).exists():
+        return "cex", int(m.group(1)), folder / cex, ""
+    note = "time limit" if r.timed_out or "timeout" in r.out.lower() else (
+        "no witness within the bound" if engine == "bmc3" else "undecided")
+    return "undecided", 0, None, f"{engine}: {note}"
+
+
+def _vectors(cex: Path, amap: Path, inputs: list, clock, reset, active: int, fflogic: bool) -> list:
+    """write_cex -n (pi<k>@<frame>=<bit>) + the AIGER map (input <k> <bit> p<i>) -> per-cycle {input: value}."""
+    pi = {}
+    for ln in amap.read_text().splitlines():
+        f = ln.split()
+        if len(f) == 4 and f[0] == "input" and f[3].startswith("p") and f[3][1:].isdigit():
+            pi[int(f[1])] = (int(f[3][1:]), int(f[2]))
+    frames, last = {}, 0
+    for m in re.finditer(r"^pi(\d+)@(\d+)=([01])", cex.read_text(), re.M):
+        k, fr, b = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        last = max(last, fr)
+        if k in pi and b:
+            i, bit = pi[k]
+            frames.setdefault(fr, {}).setdefault(i, 0)
+            frames[fr][i] |= 1 << bit
+    n = init_frames(reset, fflogic)
+    out = []
+    for fr in range(last + 1):
+        v = {nm: frames.get(fr, {}).get(i, 0) for i, (nm, w) in enumerate(inputs) if nm != clock or fflogic}
+        if fr < n and reset in v:
+            v[reset] = active
+        out.append(v)
+    return out
+
+
+def _const_outputs(aig: Path) -> set:
+    """Indices of the AIGER outputs that are constant 0 (Yosys simplified the condition away)."""
+    data = aig.read_bytes()
+    head, _, rest = data.partition(b"\n")
+    f = head.split()
+    if len(f) < 6:
+        return set()
+    n_l, n_o = int(f[3]), int(f[4])
+    lines = rest.split(b"\n", n_l + n_o)
+    outs = lines[n_l:n_l + n_o]
+    return {i for i, x in enumerate(outs) if x.strip() == b"0"}
+
+
+def _plan(mods, points, open_pts, fsms, top_ports: dict):
+    """Targets for the open points, the flag processes, and the internal signals to expose:
+    (targets, additions, {flattened name: role}, {key: flag name})."""
+    adds, flags, why = _flags(mods, points, open_pts)
+    targets, expose = [], {}
+    fsm_of = _fsm_points(fsms)
+    for p in open_pts:
+        t = Target(p.key, p.type, p.describe())
+        if p.type in ("line", "branch"):
+            if p.key in flags:
+                t.kind = "flag"
+                expose[flags[p.key]] = "flag"
+            else:
+                t.reason = why.get(p.key, "not mapped")
+        elif p.type == "toggle":
+            tg = toggle_of(p.comment)
+            if tg is None:
+                t.reason = f"toggle '{p.comment}' is not one bit of a plain signal"
+            else:
+                name = _prefix(p.hier) + tg[0]
+                if name not in top_ports:
+                    expose[name] = "signal"
+        elif p.type in ("fsm_state", "fsm_arc") and p.key in fsm_of:
+            if fsm_of[p.key][0].name not in top_ports:
+                expose[fsm_of[p.key][0].name] = "signal"
+        elif p.type in ("fsm_state", "fsm_arc"):
+            t.reason = "FSM point not found among the FSMs"
+        else:
+            t.reason = f"{p.type} points have no formal target (expression terms are not mapped)"
+        targets.append(t)
+    checks = {k: v for k, v in flags.items() if k not in {p.key for p in open_pts}}
+    for name in checks.values():
+        expose[name] = "flag"
+    return targets, adds, expose, flags, checks
+
+
+def _fsm_points(fsms) -> dict:
+    """point key -> (FSM, code) for fsm_state, (FSM, (a, b)) for fsm_arc (the keys eda.fsm.points makes)."""
+    from .fsm import points
+    out = {}
+    for m in fsms:
+        pts = points([m], "")
+        for p, c in zip(pts, list(m.states) + list(m.arcs)):
+            out[p.key] = (m, c)
+    return out
+
+
+def _conditions(targets, pts: dict, flags: dict, checks: dict, fsms, model: dict, fflogic: bool, declared: set):
+    """Fill each target's wit/prove condition indices; (Conditions, {port: (wire, width)}, {check key: index})."""
+    conds, exposed = Conditions(), {}
+    mports = {n: (p["direction"], len(p["bits"])) for n, p in model.get("ports", {}).items()}
+    fsm_of = _fsm_points(fsms)
+
+    def sig(name):
+        """(Verilog expression for a DUT signal, width) or (None, 0)."""
+        if name not in mports:
+            return None, 0
+        if name in exposed:
+            return exposed[name][0], exposed[name][1]
+        w = mports[name][1]
+        if name in declared:
+            return vname(name), w
+        exposed[name] = (f"rtla_e{len(exposed)}", w)
+        return exposed[name][0], w
+    for t in targets:
+        if t.reason:
+            continue
+        p = pts[t.key]
+        if t.kind == "flag":
+            e, _ = sig(flags[t.key])
+            if e is None:
+                t.reason = f"flag {flags[t.key]} not in the flattened model (instance path {p.hier})"
+                continue
+            t.wit = t.prove = [conds.add(e)]
+        elif t.kind == "toggle":
+            name, bit, d = toggle_of(p.comment)
+            e, w = sig(_prefix(p.hier) + name)
+            if e is None or bit >= w:
+                t.reason = f"signal {_prefix(p.hier) + name}[{bit}] not in the flattened model"
+                continue
+            prev, b = conds.prev(e, w), f"{e}[{bit}]"
+            t.wit = [conds.add(f"~{prev}[{bit}] & {b}" if d == "up" else f"{prev}[{bit}] & ~{b}")]
+            ones, zeros = conds.add(b), conds.add(f"~{b}")
+            t.prove = [ones, zeros] if d == "up" else [zeros, ones]
+        else:
+            m, c = fsm_of[t.key]
+            e, w = sig(m.name)
+            if e is None:
+                t.reason = f"state register {m.name} not in the flattened model"
+                continue
+            if t.kind == "fsm_state":
+                t.wit = t.prove = [conds.add(f"{e} == {m.width}'b{c}")]
+            elif fflogic:
+                t.reason = "FSM arcs are not decided in clk2fflogic mode"
+            else:
+                prev = conds.prev(e, w)
+                t.wit = t.prove = [conds.add(f"{prev} == {m.width}'b{c[0]} && {e} == {m.width}'b{c[1]}")]
+    check_idx = {}
+    for k, name in checks.items():
+        e, _ = sig(name)
+        if e is not None:
+            check_idx[k] = conds.add(e)
+    return conds, exposed, check_idx
+
+
+
+class _Runner:
+    """ABC runs on the two AIGs, cached per (aig, output, engine)."""
+
+    def __init__(self, folder: Path, deadline: float, point_s: float, consts: dict):
+        self.folder, self.deadline, self.point_s, self.consts, self.cache = folder, deadline, point_s, consts, {}
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def __call__(self, aig: str, out: int, engine: str, share: float):
+        k = (aig, out, engine)
+        if k not in self.cache:
+            if out in self.consts.get(aig, ()):
+                self.cache[k] = ("proved", 0, None, "constant 0 in the model")
+            elif self.left() < 0.5:
+                self.cache[k] = ("undecided", 0, None, "formal budget spent")
+            else:
+                secs = max(0.5, min(self.point_s * share, self.left()))
+                self.cache[k] = _abc(self.folder, aig, out, engine, secs, self.deadline, f"{aig[0]}{out}{engine}")
+        return self.cache[k]
+
+
+def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
+    """Proof first (pdr on prove.aig, each prove output), then a witness (bmc3, then pdr, on wit.aig)."""
+    t0, notes = time.monotonic(), []
+    for o in t.prove:
+        st, _, _, note = abc("prove.aig", o, "pdr", 0.4 / len(t.prove))
+        if st == "proved":
+            how = "abc-pdr" if not note else "yosys-opt"
+            return Verdict(t.key, t.desc, "unreachable", how, "unbounded",
+                           note or "pdr: property proved from reset (inputs free every cycle, reset forced in the "
+                                   "first cycle, uninitialised registers and X values free)", seconds=time.monotonic() - t0)
+        notes.append(f"proof: {note}" if note else "proof: a trace exists when registers start free")
+    if not witness_ok:
+        return Verdict(t.key, t.desc, "undecided", reason="; ".join(notes + ["no witness search in clk2fflogic mode"]),
+                       seconds=time.monotonic() - t0)
+    for o in t.wit:
+        for engine, share in (("bmc3", 0.2), ("pdr", 0.4)):
+            st, frame, cex, note = abc("wit.aig", o, engine, share)
+            if st == "cex":
+                return Verdict(t.key, t.desc, "witness", f"abc-{engine}", f"{frame + 1} cycles",
+                               vectors=vec(cex), seconds=time.monotonic() - t0)
+            notes.append(note)
+    return Verdict(t.key, t.desc, "undecided", reason="; ".join(n for n in notes if n), seconds=time.monotonic() - t0)
+
+
+def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=None, active_low=False, fsms=(),
+           budget_s: float = 60.0, point_s: float = 8.0) -> Report:
+    """Verdicts for the open points (`open_keys`) among `points` (all of the design's, for the mapping
+    and its check). ports: eda.ports.Port list of `top`; clock/reset as the testbench drives them."""
+    t0 = time.monotonic()
+    deadline, rep = t0 + budget_s, Report()
+    pts = {p.key: p for p in points}
+    open_pts = [p for p in points if p.key in set(open_keys) and p.type in TYPES]
+    with Sandbox(prefix="rtla-reach-") as box:
+        err, targets, runner, mode = _build(box.path, sources, top, points, open_pts, ports, clock, reset,
+                                            active_low, fsms, deadline, point_s, rep)
+        for p in open_pts:
+            if err:
+                rep.verdicts[p.key] = Verdict(p.key, p.describe(), "undecided", reason=err)
+        if err:
+            rep.seconds = time.monotonic() - t0
+            return rep
+        inputs = [(p.name, p.width) for p in ports if p.direction == "input"]
+        active = 0 if active_low else 1
+
+        def vec(cex):
+            return _vectors(cex, box.path / "wit.map", inputs, clock, reset, active, mode == "fflogic")
+        withdrawn = _check_mapping(runner, rep)
+        for t in targets:
+            if t.reason:
+                rep.verdicts[t.key] = Verdict(t.key, t.desc, "undecided", reason=t.reason)
+                continue
+            v = _one(t, runner, mode == "normal", vec)
+            if v.status == "unreachable" and withdrawn:
+                v = Verdict(t.key, t.desc, "undecided", reason=f"proof withdrawn: {withdrawn}", seconds=v.seconds)
+            rep.verdicts[t.key] = v
+    rep.seconds = time.monotonic() - t0
+    return rep
+
+
+def _check_mapping(runner, rep) -> str:
+    """Why the proofs are withdrawn ('' when the mapped covered points all stay reachable)."""
+    for key, idx in getattr(runner, "checks", {}).items():
+        st, _, _, _ = runner("prove.aig", idx, "pdr", 0.25)
+        if st == "proved":
+            rep.notes.append(f"mapping check failed on a covered point ({key.split(chr(1))[0]})")
+            return "mapping check failed: a covered point of the same kind was 'proven' unreachable"
+    return ""
+
+
+def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_low, fsms, deadline, point_s, rep):
+    """Elaborate, instrument, flatten, wrap, export: (error, targets, runner, mode)."""
+    pre, err = _elaborate(folder, sources, top, deadline)
+    if err:
+        rep.error = err
+        return err, [], None, ""
+    mods = rt.parse(pre)
+    declared = {p.name for p in ports}
+    targets, adds, expose, flags, checks = _plan(mods, points, open_pts, fsms, declared)
+    (folder / "inst.il").write_text(rt.instrument(pre, mods, adds))
+    model, err = _model(folder, top, [n for n in expose if n not in declared], deadline)
+    if err:
+        rep.error = err
+        return err, [], None, ""
+    mode, why = mode_of(model, clock)
+    rep.mode = mode
+    if why:
+        rep.notes.append(f"clk2fflogic mode: {why}")
+    conds, exposed, check_idx = _conditions(targets, {p.key: p for p in points}, flags, checks, fsms, model,
+                                            mode == "fflogic", declared)
+    inputs = [(p.name, p.width) for p in ports if p.direction == "input"]
+    outputs = [(p.name, p.width) for p in ports if p.direction == "output"]
+    wrap = wrapper(top, inputs, outputs, exposed, conds, clock, reset, 0 if active_low else 1, mode == "fflogic")
+    err = _export(folder, wrap, mode == "fflogic", deadline)
+    if err:
+        rep.error = err
+        return err, [], None, mode
+    consts = {a: _const_outputs(folder / a) for a in ("prove.aig", "wit.aig")}
+    runner = _Runner(folder, deadline, point_s, consts)
+    runner.checks = check_idx
+    return "", targets, runner, mode

@@ -1,0 +1,105 @@
+"""Targets of eda.reach and the Verilog wrapper that turns them into AIGER outputs.
+
+A target is one open coverage point with the model outputs that stand for it:
+  wit    outputs whose 1 means the point is hit now (a trace to one is a witness)
+  prove  outputs whose "never 1" implies the point is never hit (any one proven is a waiver)
+line/branch: the flag of the arm (eda.reach_rtlil), both lists. toggle bit b of S, 0->1: wit
+`~prev & S[b]`, prove `S[b]` ("never 1": no edge either way; "never 0" likewise) -- a proof over
+consecutive model steps alone would miss a change the simulation sees between a clock edge and the next
+input change, a constant bit has none. fsm_state: `st == code` both; fsm_arc: `prev == a && st == b`
+(the coverage monitor samples the state at rising edges, one model step each).
+
+The wrapper `rtla_reach` has inputs p0, p1, ... (the DUT's inputs, in port order) and one output bit per
+condition; it forces the reset in the first INIT frames (normal mode 1; clk2fflogic mode 3, with the clock
+0, 1, 0 so that an edge falls inside the reset) and masks every output there, so frame INIT is the first
+free cycle after reset. Monitor registers run on `$global_clock` (one model step)."""
+import re
+from dataclasses import dataclass, field
+
+from .hdl import IDENT
+
+
+@dataclass
+class Target:
+    key: str
+    kind: str                       # flag | toggle | fsm_state | fsm_arc
+    desc: str
+    wit: list = field(default_factory=list)       # condition indices
+    prove: list = field(default_factory=list)
+    reason: str = ""                # set when the point has no target (it stays undecided)
+
+
+def vname(name: str) -> str:
+    """A Verilog identifier for an RTLIL/port name (escaped when needed)."""
+    n = name.lstrip("\\")
+    return n if re.fullmatch(IDENT, n) else f"\\{n} "
+
+
+_TOGGLE = re.compile(rf"^({IDENT}(?:\.{IDENT})*)(?:\[(\d+)\])?:(0->1|1->0)$")
+
+
+def toggle_of(comment: str):
+    """'sig[3]:0->1' -> ('sig', 3, 'up'); None for what is not one bit of a plain signal."""
+    m = _TOGGLE.match(comment)
+    if not m:
+        return None
+    return m.group(1), int(m.group(2) or 0), "up" if m.group(3) == "0->1" else "down"
+
+
+def init_frames(reset, fflogic: bool) -> int:
+    return 3 if fflogic else 1
+
+
+class Conditions:
+    """The wrapper's output bits: Verilog expressions over the DUT's signals, and monitor registers."""
+
+    def __init__(self):
+        self.exprs, self.regs, self._prev = [], [], {}
+
+    def add(self, expr: str) -> int:
+        self.exprs.append(expr)
+        return len(self.exprs) - 1
+
+    def prev(self, sig: str, width: int) -> str:
+        """A register holding `sig` one model step ago."""
+        if sig not in self._prev:
+            r = f"rtla_prev{len(self._prev)}"
+            self._prev[sig] = r
+            self.regs.append((r, width, sig))
+        return self._prev[sig]
+
+
+def wrapper(top: str, inputs: list, outputs: list, exposed: dict, conds: Conditions, clock, reset,
+            active: int, fflogic: bool) -> str:
+    """The `rtla_reach` module around `top` (inputs/outputs: [(name, width)] of its ports; exposed:
+    {port name: (wire name in the wrapper, width)} of the internal signals `expose` made ports)."""
+    n = init_frames(reset, fflogic)
+    ins = ", ".join(f"input [{w - 1}:0] p{i}" for i, (_, w) in enumerate(inputs))
+    k = max(1, len(conds.exprs))
+    L = [f"module rtla_reach({ins}{', ' if ins else ''}output [{k - 1}:0] rtla_bad);",
+         "  reg [1:0] rtla_ph = 2'd0;", f"  wire rtla_init = rtla_ph < 2'd{n};",
+         "  always @($global_clock) if (rtla_init) rtla_ph <= rtla_ph + 2'd1;"]
+    conns = []
+    for i, (nm, w) in enumerate(inputs):
+        sig = f"p{i}"
+        if nm == reset:
+            sig = f"(rtla_init ? 1'b{active} : p{i})"
+        elif fflogic and nm == clock:
+            sig = f"(rtla_init ? (rtla_ph == 2'd1) : p{i})"
+        L.append(f"  wire [{w - 1}:0] {vname(nm)} = {sig};")     # what the DUT sees (reset forced)
+        conns.append(f".{vname(nm)}({vname(nm)})")
+    for nm, w in outputs:
+        L.append(f"  wire [{w - 1}:0] {vname(nm)};")
+        conns.append(f".{vname(nm)}({vname(nm)})")
+    for port, (wire, w) in exposed.items():
+        L.append(f"  wire [{w - 1}:0] {wire};")
+        conns.append(f".{vname(port)}({wire})")
+    L.append(f"  {vname(top)} rtla_dut({', '.join(conns)});")
+    for r, w, sig in conds.regs:
+        L.append(f"  reg [{w - 1}:0] {r} = 0;")
+        L.append(f"  always @($global_clock) {r} <= {sig};")
+    bits = [f"({e})" for e in conds.exprs] or ["1'b0"]
+    L.append(f"  wire [{k - 1}:0] rtla_c = {{{', '.join(reversed(bits))}}};")
+    L.append(f"  assign rtla_bad = rtla_c & ~{{{k}{{rtla_init}}}};")
+    L.append("endmodule")
+    return "\n".join(x for x in L if x) + "\n"

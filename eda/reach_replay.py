@@ -1,0 +1,62 @@
+"""Witnesses of eda.reach as stimulus, and their replay under Verilator coverage.
+
+    text = witness_stimulus(ports, "lock", [vectors0, vectors1], clock="clk")
+    hits = confirm(sources, "lock", ports, {key0: vectors0, key1: vectors1}, clock="clk", fsms=fsms)
+
+The stimulus is the full-module form of eda.stimulus (the DUT as `uut`, the clock toggling every
+period/2), one build for all the design's witnesses: `+w=N` picks witness N. Cycle 0's inputs are set at
+time 0 (the reset asserted, as the formal model forced it), cycle k's at the k-th falling edge, so the
+k-th rising edge sees them, as model step k does; two idle cycles follow, then `$finish`. Without a clock
+a cycle is `#period`. A witness counts only when its own run reaches its point (`confirm`); what else its
+run reaches is returned too (those points are closed by the formal phase as well)."""
+from . import coverage as cov
+
+PLUSARG = "w"
+
+
+def _lit(width: int, value: int) -> str:
+    return f"{width}'h{value & ((1 << width) - 1):x}"
+
+
+def witness_stimulus(ports, top: str, witnesses: list, clock: str | None = None, period_ns: float = 10.0,
+                     tb_name: str = "tb") -> str:
+    """A testbench replaying `witnesses` (each a list of per-cycle {input: value}), selected by +w=N."""
+    widths = {p.name: p.width for p in ports if p.direction == "input"}
+    lines = [f"module {tb_name};"]
+    for p in ports:
+        rng = f"[{p.width - 1}:0] " if p.width > 1 else ""
+        lines.append(f"  {'reg' if p.direction == 'input' else 'wire'} {rng}{p.name}{' = 0' if p.direction == 'input' else ''};")
+    lines.append(f"  {top} uut({', '.join(f'.{p.name}({p.name})' for p in ports)});")
+    if clock:
+        lines.append(f"  always #{period_ns / 2:g} {clock} = ~{clock};")
+    step = f"@(negedge {clock});" if clock else f"#{period_ns:g};"
+    lines += ["  integer rtla_w;", "  initial begin", f"    if (!$value$plusargs(\"{PLUSARG}=%d\", rtla_w)) rtla_w = 0;",
+              "    case (rtla_w)"]
+    for i, vecs in enumerate(witnesses):
+        lines.append(f"      {i}: begin  // witness {i}, {len(vecs)} cycle(s)")
+        for k, v in enumerate(vecs):
+            assigns = " ".join(f"{n} = {_lit(widths[n], x)};" for n, x in v.items() if n in widths and n != clock)
+            lines.append(f"        {step + ' ' if k else ''}{assigns}")
+        lines.append("      end")
+    lines += ["      default: ;", "    endcase", f"    {step}", f"    {step}", "    $finish;", "  end", "endmodule", ""]
+    return "\n".join(lines)
+
+
+def confirm(sources: dict, top: str, ports, witnesses: dict, clock: str | None = None, period_ns: float = 10.0,
+            fsms=(), limits=None) -> tuple:
+    """Replay each witness ({point key: vectors}) in its own run of one build: (stimulus text,
+    {key: {"hit": bool, "plusargs": [...], "points": [[key, count], ...], "status": ...}})."""
+    keys = list(witnesses)
+    if not keys:
+        return "", {}
+    text = witness_stimulus(ports, top, [witnesses[k] for k in keys], clock, period_ns)
+    runs = [[f"+{PLUSARG}={i}"] for i in range(len(keys))]
+    res = cov.coverage_runs(sources, top, text, runs, limits=limits, ports=ports, clock=clock, period_ns=period_ns,
+                            fsms=list(fsms or []))
+    out = {}
+    for k, args, r in zip(keys, runs, res):
+        hit = r.ok and any(p.key == k and p.count > 0 for p in r.points)
+        out[k] = {"hit": hit, "plusargs": args, "status": r.status,
+                  "points": [[p.key, p.count] for p in r.points] if r.ok else [],
+                  "diagnostics": [str(d) for d in r.diagnostics[:3]]}
+    return text, out
