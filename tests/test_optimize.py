@@ -121,7 +121,10 @@ def test_loop_outputs_and_best_never_worse(full_run):
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") == 4 and "KL-controller decisions" in html
     assert all((out / f"adapters/step_{k:03d}/adapter_model.safetensors").is_file() for k in (1, 2))
-    assert "best PPA ratio" in log and ("nothing beat the reference" in log or "best design:" in log)
+    assert "best PPA ratio" in log and ("no find: nothing the model wrote beat the reference" in log or "find: " in log)
+    assert "noise floor" in log and "kinds tried" in log.replace("\n", " ") or "from a " in log.replace("\n", " ")
+    kinds = {r["kind"] for r in rows[1:]}
+    assert kinds <= {"spec", "rewrite", "diff", "decl", "line"} and len(kinds) >= 2    # 2 kinds per step
 
 
 @pytest.mark.slow

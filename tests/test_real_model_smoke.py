@@ -120,3 +120,32 @@ def test_an_edit_repair_round_answered_by_the_bundled_model(tmp_path):
     assert isinstance(got, Candidate) and got.value["repaired"] == 1 and got.value["action"] == "diff"
     assert got.value["applied"] in (True, False) and (got.value["applied"] or got.value["error"])
     pol.close()
+
+
+def _optimize(tmp_path, *extra):
+    out = tmp_path / "opt"
+    rc = main(["optimize", "mult8", "--steps", "1", "--group", "2", "--max-tokens", "64", "--no-noise", "--quiet",
+               "--out", str(out), *extra])
+    assert rc == 0
+    best = json.loads((out / "best.json").read_text())
+    assert best["ratio"] >= 1.0 and (out / "candidates.csv").read_text().count("\n") == 4    # header, ref, 2
+    return out
+
+
+def test_optimize_with_a_local_model_folder(tmp_path):
+    """The GPU recipe's path (--model a local folder or HF id, no bundled adapter) on CPU with the bundled
+    model's safetensors folder."""
+    from rtl_agent.policy.models import resolve_model
+    from training.store import RunStore
+    out = _optimize(tmp_path, "--model", resolve_model("default", "none"))
+    with RunStore(out / "run.sqlite") as st:
+        assert st.meta("config")["adapter"] == "none"      # a foreign model gets no bundled LoRA
+
+
+@pytest.mark.requires(modules=("vllm",))
+def test_optimize_frozen_search_against_an_openai_server(vllm_server, tmp_path):
+    """--policy-backend openai: a served model searches with a frozen policy; training is refused."""
+    _optimize(tmp_path, "--policy-backend", "openai", "--model", f"smollm2@{vllm_server}", "--no-train")
+    with pytest.raises(ValueError, match="no-train"):
+        main(["optimize", "mult8", "--steps", "1", "--policy-backend", "openai", "--model", f"smollm2@{vllm_server}",
+              "--out", str(tmp_path / "x"), "--quiet", "--no-noise"])

@@ -40,8 +40,10 @@ def register(sub):
                    "edits (the default, bundled model only); default, the bundled Verilog adapter, better at full "
                    "rewrites and from a spec (the default with --from-spec); none: off; or a folder from "
                    "`rtl-agent sft`")
-    p.add_argument("--policy-backend", dest="backend", default=D["backend"], choices=("hf", "vllm"),
-                   help="sampling backend: hf (transformers, CPU or GPU) or vllm (GPU; training stays on hf)")
+    p.add_argument("--policy-backend", dest="backend", default=D["backend"], choices=("hf", "vllm", "openai"),
+                   help="sampling backend: hf (transformers, CPU or GPU), vllm (LoRA hot-swap after each update; "
+                   "training stays on hf) or openai (an OpenAI-compatible server, --model MODEL@BASE_URL, with "
+                   "--no-train: frozen-policy search)")
     p.add_argument("--steps", type=int, default=D["steps"], help="steps to run in total (default %(default)s); with "
                    "--resume, the total to reach")
     p.add_argument("--batch", type=int, default=D["batch"], metavar="B", help="parents per step (default %(default)s)")
@@ -105,6 +107,8 @@ def config_from_args(args) -> OptimizeConfig:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
     # the edit adapter lost most of its spec -> RTL skill (its README), which --from-spec needs first
     adapter = args.adapter or ("default" if args.from_spec else OptimizeConfig.adapter)
+    if args.adapter is None and (args.model != "default" or args.backend == "openai"):
+        adapter = "none"            # the bundled adapters are LoRAs of the bundled model only
     return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=adapter, backend=args.backend,
                           steps=args.steps,
                           batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,

@@ -17,8 +17,16 @@ def build_policies(cfg: OptimizeConfig):
         p = make_policy(f"hf:{cfg.model}", adapter=cfg.adapter)
     elif cfg.backend == "vllm":
         p = make_policy(f"vllm:{cfg.model}", adapter=cfg.adapter, train=cfg.train, seed=cfg.seed)
+    elif cfg.backend == "openai":
+        # a served model: search with a frozen policy (nothing here can update the server's weights)
+        if cfg.train:
+            raise ValueError("--policy-backend openai samples from a server whose weights this job cannot update: "
+                             "add --no-train (frozen-policy search), or use hf/vllm for test-time training")
+        if "@" not in cfg.model:
+            raise ValueError(f"--policy-backend openai needs --model MODEL@BASE_URL, got {cfg.model!r}")
+        p = make_policy(f"openai:{cfg.model}", adapter="none")
     else:
-        raise ValueError(f"policy backend must be hf or vllm, got {cfg.backend!r}")
+        raise ValueError(f"policy backend must be hf, vllm or openai, got {cfg.backend!r}")
     return p, (p if cfg.train else None)
 
 
