@@ -39,7 +39,7 @@ def test_overlap_drops_copies_of_evaluation_items(evals):
     kept, rep = sft_data.overlap([leaked, own], evals)
     assert kept == [own]
     assert rep["dropped"]["ngram"] + rep["dropped"]["hash"] == 1
-    assert set(rep["suites"]) == {"RTLLM", "VerilogEval"} and rep["suites"]["VerilogEval"]["items_ge_50pct"] == 0
+    assert set(rep["suites"]) >= {"RTLLM", "VerilogEval"} and rep["suites"]["VerilogEval"]["items_ge_50pct"] == 0
 
 
 def test_diff_answers_apply_to_their_parent():

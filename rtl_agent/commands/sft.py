@@ -33,8 +33,15 @@ def register(sub):
     p.add_argument("--out", required=True, metavar="ADAPTER", help="output folder (the adapter)")
     p.add_argument("--model", default="default", help="base model (default: bundled SmolLM2-135M)")
     p.add_argument("--per-family", type=int, default=3, help="generated designs per family (0: none; default 3)")
-    p.add_argument("--families", default="base",
-                   help="generated families: base (the bundled adapter's 23), all (33), or a comma list (default base)")
+    p.add_argument("--kind", choices=("jobs", "improve"), default="jobs",
+                   help="jobs: the pairs of every job's format (default); improve: design + EDA report -> a better "
+                   "design, from generated families whose variants differ in PPA, each proven and measured "
+                   "(rtl_agent/jobs/sft/improve.py; kinds improve-full, improve-diff, improve-line)")
+    p.add_argument("--min-ratio", type=float, default=1.10,
+                   help="--kind improve: least PPA ratio worse/better of a pair (default 1.10)")
+    p.add_argument("--families", default=None,
+                   help="generated families: base (the bundled adapter's 23), all (33), improve (those whose variants "
+                   "differ in PPA), every, or a comma list (default base; improve with --kind improve)")
     p.add_argument("--rename", type=float, default=0.0, metavar="SHARE",
                    help="share of generated designs' ports given other names, 0..1 (default 0; run v5 used 0.35)")
     p.add_argument("--no-tasks", dest="tasks", action="store_false", help="leave the project's tasks out")
@@ -43,8 +50,9 @@ def register(sub):
     p.add_argument("--batch-tokens", type=int, default=2048, help="tokens (prompt + answer) per step (default 2048)")
     p.add_argument("--max-len", type=int, default=512, help="drop pairs longer than this many tokens (default 512)")
     p.add_argument("--max-steps", type=int, default=None, help="at most this many steps (the schedule shrinks to fit)")
-    p.add_argument("--kinds", default="rtl,edit-diff,edit-full,edit-line,stim",
-                   help="pair kinds to train on (default all: rtl,edit-diff,edit-full,edit-line,stim)")
+    p.add_argument("--kinds", default=None,
+                   help="pair kinds to train on (default all: rtl,edit-diff,edit-full,edit-line,stim; with --kind "
+                   "improve: improve-full,improve-diff,improve-line)")
     p.add_argument("--init", default=None, metavar="ADAPTER",
                    help="start from this adapter's weights instead of a fresh LoRA ('default': the bundled one, or a "
                    "folder); its rank must match --lora-r")
@@ -67,22 +75,28 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
     evals = sft_data.eval_items()
     files = sft_data.collect_files(args.data, evals)      # refuses evaluation sets even on resume
     meta = {"files": [{"path": str(f), "sha256": _sha(f), "bytes": f.stat().st_size} for f in files]}
+    kind = getattr(args, "kind", "jobs")
     if cache.is_file():
         log(f"reusing the pairs in {cache}")
         pairs = [json.loads(x) for x in cache.read_text().splitlines()]
         meta.update(json.loads((out / "data_meta.json").read_text()))
-        if not any(p["kind"] == "edit-line" for p in pairs):     # a cache from before one-line edits
+        if kind == "jobs" and not any(p["kind"] == "edit-line" for p in pairs):   # a cache from before one-line edits
             pairs += sft_data.line_pairs(pairs, args.seed)
         return pairs, meta
     pairs = []
-    if args.per_family:
+    if kind == "improve":
+        from rtl_agent.jobs.sft.improve import generated_improve
+        pairs, meta["improve"] = generated_improve(args.seed, args.per_family, args.pdk, args.workers, log,
+                                                   args.families, args.min_ratio)
+    elif args.per_family:
         got, meta["generated"] = sft_data.generated(args.seed, args.per_family, args.pdk, args.workers, log,
                                                       args.families, args.rename)
         pairs += got
-    pairs += sft_data.file_pairs(files)
-    if args.tasks:
-        pairs += sft_data.task_pairs()
-    pairs += sft_data.line_pairs(pairs, args.seed)
+    if kind == "jobs":
+        pairs += sft_data.file_pairs(files)
+        if args.tasks:
+            pairs += sft_data.task_pairs()
+        pairs += sft_data.line_pairs(pairs, args.seed)
     pairs, meta["overlap"] = sft_data.overlap(pairs, evals)
     log(f"overlap check: dropped {meta['overlap']['dropped']}; " + "; ".join(
         f"{s}: {v['items_ge_50pct']}/{v['items']} items share >=50% of their {sft_data.NGRAM}-grams (max {v['max_share']})"
@@ -138,6 +152,11 @@ def run(args) -> int:
     if not 0 <= args.rename <= 1:
         raise ValueError("--rename must be a share between 0 and 1")
     from rtl_agent.jobs.sft.generator import family_names
+    improve = getattr(args, "kind", "jobs") == "improve"
+    if args.families is None:
+        args.families = "improve" if improve else "base"
+    if args.kinds is None:
+        args.kinds = "improve-full,improve-diff,improve-line" if improve else "rtl,edit-diff,edit-full,edit-line,stim"
     family_names(args.families)             # an unknown family fails before any EDA run
     out = Path(args.out)
     console = Console()
@@ -168,7 +187,7 @@ def run(args) -> int:
                      "prompt_tokens": sum(len(a) for a, _ in seqs), "answer_tokens": sum(len(b) for _, b in seqs)}
     console.print(f"{len(seqs)} pairs ({meta['pairs']['prompt_tokens']} prompt + {meta['pairs']['answer_tokens']} "
                   f"answer tokens); by kind {kinds}")
-    settings = {"model": args.model, "kinds": sorted(want), "lora_r": args.lora_r, "epochs": args.epochs, "max_len": args.max_len,
+    settings = {"model": args.model, "kind": args.kind, "kinds": sorted(want), "lora_r": args.lora_r, "epochs": args.epochs, "max_len": args.max_len,
                 "max_steps": args.max_steps, **({"init": init} if init else {}),
                 "data_sha": hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()[:16]}
     with Progress(TextColumn("[bold]sft[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

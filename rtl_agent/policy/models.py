@@ -27,7 +27,10 @@ DEFAULT_ADAPTER = Path(__file__).resolve().parent.parent / "adapters" / "smollm2
 # The same adapter trained further on one-line edits only: the optimize job's default (its README: it writes
 # equivalent one-line rewrites far more often, and spec -> RTL far worse).
 EDIT_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-edit"
-BUNDLED_ADAPTERS = {"default": DEFAULT_ADAPTER, "edit": EDIT_ADAPTER}
+# The edit adapter trained further on verified improvements (design + EDA report -> a better design, each pair
+# proven equivalent and >= 1.10x better in PPA on Nangate45: rtl_agent/jobs/sft/improve.py; its README).
+IMPROVE_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-improve"
+BUNDLED_ADAPTERS = {"default": DEFAULT_ADAPTER, "edit": EDIT_ADAPTER, "improve": IMPROVE_ADAPTER}
 
 
 def gguf_dir() -> Path:
@@ -87,8 +90,9 @@ def default_model_dir() -> Path:
 
 
 def resolve_adapter(adapter, model="default") -> Path | None:
-    """The adapter to merge into the base weights: "default" is the bundled Verilog adapter and "edit" its
-    one-line-edit variant, for the bundled model only (None for any other model); None, "" or "none" is no
+    """The adapter to merge into the base weights: "default" is the bundled Verilog adapter, "edit" its
+    one-line-edit variant and "improve" that one trained on verified improvements, for the bundled model only
+    (None for any other model); None, "" or "none" is no
     adapter; else a folder holding one."""
     if adapter is None or str(adapter) in ("", "none"):
         return None

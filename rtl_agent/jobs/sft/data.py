@@ -7,7 +7,7 @@
 
 Sources: generated designs (rtl_agent.jobs.sft.generator; every variant linted, proven equivalent to the family's
 first one and synthesized before use), RTL files and folders (split into modules), the project's tasks.
-RTLLM and VerilogEval are evaluation sets: a path inside either, or a file whose text is one of theirs,
+RTLLM, VerilogEval and bench/headroom are evaluation sets: a path inside any, or a file whose text is one of theirs,
 is refused, and `overlap` measures what is left against both (exact hash and token n-grams).
 """
 from __future__ import annotations
@@ -24,7 +24,8 @@ from rtl_agent.edits import apply_blocks
 from rtl_agent.focus import View
 
 HDL = (".v", ".sv", ".vh", ".svh")
-EVAL_MARKS = ("rtllm", "verilog-eval", "verilog_eval", "verilogeval")
+EVAL_MARKS = ("rtllm", "verilog-eval", "verilog_eval", "verilogeval", "headroom")
+HEADROOM = Path(__file__).resolve().parents[3] / "bench" / "headroom"   # hand-written PPA rewrites: measurement only
 NGRAM = 10                  # tokens per n-gram in the overlap check
 DROP_AT = 0.5               # a pair sharing this share of its n-grams with one evaluation item is dropped
 
@@ -188,7 +189,9 @@ def is_eval_path(p: Path) -> bool:
 
 
 def eval_items() -> dict:
-    """{suite: {item name: text}}: RTLLM references + descriptions, VerilogEval references + prompts."""
+    """{suite: {item name: text}}: RTLLM references + descriptions, VerilogEval references + prompts, and the
+    headroom rewrites (bench/headroom: RTLLM designs and project tasks rewritten for PPA; suite "headroom",
+    present when the folder has files)."""
     from designs import rtllm, verilog_eval
     items = {"RTLLM": {}, "VerilogEval": {}}
     for f in rtllm.root().glob("**/*"):
@@ -197,6 +200,10 @@ def eval_items() -> dict:
     for f in verilog_eval.root().glob("Prob*"):
         if f.name.endswith(("_ref.sv", "_prompt.txt")):
             items["VerilogEval"][f.name] = f.read_text(errors="replace")
+    heads = {str(f.relative_to(HEADROOM)): f.read_text(errors="replace")
+             for f in sorted(HEADROOM.glob("**/*")) if f.is_file() and f.suffix in HDL} if HEADROOM.is_dir() else {}
+    if heads:
+        items["headroom"] = heads
     return items
 
 
@@ -212,7 +219,7 @@ def collect_files(paths, evals: dict) -> list[Path]:
         if not p.exists():
             raise FileNotFoundError(f"--data {p}: no such file or folder")
         if is_eval_path(p):
-            raise ValueError(f"--data {p}: RTLLM and VerilogEval are evaluation sets; never train on them")
+            raise ValueError(f"--data {p}: RTLLM, VerilogEval and bench/headroom are evaluation sets; never train on them")
         found = [p] if p.is_file() else sorted(f for f in p.rglob("*") if f.suffix in HDL and f.is_file())
         for f in found:
             hit = known.get(_hash(f.read_text(errors="replace")))

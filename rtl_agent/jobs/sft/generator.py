@@ -506,6 +506,88 @@ def satadd(r, top, w):
     return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
 
 
+# ---- families whose variants differ in PPA on Nangate45 (structure Yosys keeps: shared or duplicated
+# operators, operator trees, explicit gates), for the improvement pairs (rtl_agent.jobs.sft.improve)
+
+def addmux(r, top, w):
+    ports = {"a": "input", "b": "input", "c": "input", "d": "input", "sel": "input", "y": "output"}
+    widths = {"a": w, "b": w, "c": w, "d": w, "y": w}
+    spec = f"y = a + b when sel is 1, else c + d; all {_pl(w)} unsigned, the sum modulo 2^{w}."
+    v = ["  assign y = sel ? a + b : c + d;",
+         f"  reg [{w - 1}:0] r;\n  always @(*) begin\n    if (sel) r = a + b;\n    else r = c + d;\n  end\n  assign y = r;",
+         "  assign y = (sel ? a : c) + (sel ? b : d);",
+         f"  wire [{w - 1}:0] x = sel ? a : c;\n  wire [{w - 1}:0] z = sel ? b : d;\n  assign y = x + z;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def ripple(r, top, w):
+    ports = {"a": "input", "b": "input", "sum": "output", "cout": "output"}
+    widths = {"a": w, "b": w, "sum": w}
+    spec = f"A {_pl(w)} unsigned adder: {{cout, sum}} = a + b."
+    v = [f"  wire [{w}:0] c;\n  assign c[0] = 1'b0;\n  genvar i;\n  generate\n    for (i = 0; i < {w}; i = i + 1) begin : fa\n"
+         "      assign sum[i] = a[i] ^ b[i] ^ c[i];\n      assign c[i + 1] = (a[i] & b[i]) | (a[i] & c[i]) | (b[i] & c[i]);\n"
+         f"    end\n  endgenerate\n  assign cout = c[{w}];",
+         "  assign {cout, sum} = a + b;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def dist(r, top, w):
+    ports = {"a": "input", "b": "input", "c": "input", "y": "output"}
+    widths = {"a": w, "b": w, "c": w, "y": w}
+    spec = f"y = a * c + b * c, modulo 2^{w}; a, b, c and y are {_pl(w)} unsigned."
+    v = ["  assign y = a * c + b * c;",
+         f"  wire [{w - 1}:0] p = a * c;\n  wire [{w - 1}:0] q = b * c;\n  assign y = p + q;",
+         "  assign y = (a + b) * c;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def pow2mul(r, top, w):
+    s = max(1, (w - 1).bit_length())
+    ports = {"a": "input", "s": "input", "y": "output"}
+    widths = {"a": w, "s": s, "y": w}
+    spec = f"y = a * 2^s (a shifted left by s places), modulo 2^{w}; a is {_pl(w)}, s is {s} bits."
+    v = [f"  assign y = a * ({w}'d1 << s);", "  assign y = a << s;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def absdiff(r, top, w):
+    ports = {"a": "input", "b": "input", "y": "output"}
+    widths = {"a": w, "b": w, "y": w}
+    spec = f"y = |a - b|, the absolute difference of the {_pl(w)} unsigned inputs a and b."
+    v = ["  assign y = (a > b) ? a - b : b - a;",
+         f"  reg [{w - 1}:0] r;\n  always @(*) begin\n    if (a > b) r = a - b;\n    else r = b - a;\n  end\n  assign y = r;",
+         f"  wire [{w}:0] d = {{1'b0, a}} - {{1'b0, b}};\n  assign y = d[{w}] ? -d[{w - 1}:0] : d[{w - 1}:0];"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def sum3(r, top, w):
+    ports = {"a": "input", "b": "input", "c": "input", "d": "input", "s1": "output", "s2": "output"}
+    widths = {"a": w, "b": w, "c": w, "d": w, "s1": w, "s2": w}
+    spec = f"s1 = a + b + c and s2 = a + b + d, modulo 2^{w}; all {_pl(w)} unsigned."
+    v = ["  assign s1 = a + c + b;\n  assign s2 = b + d + a;",
+         "  assign s1 = c + (a + b);\n  assign s2 = d + (b + a);",
+         f"  wire [{w - 1}:0] t = a + b;\n  assign s1 = t + c;\n  assign s2 = t + d;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def mulsel(r, top, w):
+    ports = {"a": "input", "b": "input", "c": "input", "sel": "input", "y": "output"}
+    widths = {"a": w, "b": w, "c": w, "y": w}
+    spec = f"y = a * b when sel is 1, else a * c, modulo 2^{w}; a, b, c are {_pl(w)} unsigned."
+    v = ["  assign y = sel ? a * b : a * c;", "  assign y = a * (sel ? b : c);"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
+def max4(r, top, w):
+    ports = {"a": "input", "b": "input", "c": "input", "d": "input", "y": "output"}
+    widths = {"a": w, "b": w, "c": w, "d": w, "y": w}
+    spec = f"y is the largest of the four {_pl(w)} unsigned inputs a, b, c, d."
+    v = [f"  wire [{w - 1}:0] m1 = (a > b) ? a : b;\n  wire [{w - 1}:0] m2 = (m1 > c) ? m1 : c;\n  assign y = (m2 > d) ? m2 : d;",
+         f"  reg [{w - 1}:0] m;\n  always @(*) begin\n    m = a;\n    if (b > m) m = b;\n    if (c > m) m = c;\n    if (d > m) m = d;\n  end\n  assign y = m;",
+         f"  wire [{w - 1}:0] m1 = (a > b) ? a : b;\n  wire [{w - 1}:0] m2 = (c > d) ? c : d;\n  assign y = (m1 > m2) ? m1 : m2;"]
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
+
+
 FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16)), "compare": (compare, (4, 8)),
             "mux2": (mux2, (1, 4, 8)), "mux4": (mux4, (1, 4, 8)), "decoder": (decoder, (2, 3)),
             "prio": (prio, (4, 8)), "parity": (parity, (4, 8)), "popcount": (popcount, (4, 8)),
@@ -516,7 +598,11 @@ FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16))
             "dff": (dff, (1, 4, 8)), "kmap": (kmap, (3, 4)),
             "boolexpr": (boolexpr, (1, 1, 4)), "seqdet": (seqdet, (1,)), "modcount": (modcount, (3, 4, 5)),
             "delay": (delay, (1, 4, 8)), "rotreg": (rotreg, (4, 8)), "lut": (lut, (3, 4, 8)), "slices": (slices, (4, 8)),
-            "jkff": (jkff, (1,)), "scmp": (scmp, (4, 8)), "satadd": (satadd, (4, 8))}
+            "jkff": (jkff, (1,)), "scmp": (scmp, (4, 8)), "satadd": (satadd, (4, 8)),
+            # appended for improvement pairs; not in "all" (the v5 set)
+            "addmux": (addmux, (4, 8, 16)), "ripple": (ripple, (4, 8, 16)), "dist": (dist, (4, 6)),
+            "pow2mul": (pow2mul, (8,)), "absdiff": (absdiff, (4, 8)), "sum3": (sum3, (8, 16)), "mulsel": (mulsel, (4, 6)),
+            "max4": (max4, (4, 8))}
 
 
 # Port renames, so the model reads names from the header instead of recalling one family's names. Names
@@ -550,17 +636,24 @@ def _rename(r, spec, ports, widths, variants, clock, reset, share):
 # the 23 families of the bundled adapter; "all" adds the 10 of SFT run v5, which measured worse (sft_eval_v5.md).
 # Append new families: designs() draws in this order, so an insertion changes every later family's data.
 BASE = tuple(list(FAMILIES)[:23])
+ALL = tuple(list(FAMILIES)[:33])
+# families whose variants differ in PPA by >= 10% on Nangate45 (measured; the rest synthesize alike): the sources
+# of improvement pairs (--families improve)
+IMPROVE = ("compare", "minmax", "constmul", "alu", "cycle_fsm", "seqdet", "satadd", "scmp", "addmux", "ripple",
+           "dist", "pow2mul", "absdiff", "sum3", "mulsel", "max4")
 
 
 def family_names(spec: str = "base") -> list[str]:
-    """"base", "all" or a comma list of family names."""
-    if spec in ("base", "all"):
-        return list(BASE) if spec == "base" else list(FAMILIES)
+    """"base", "all" (the 33 of run v5), "improve" (families whose variants differ in PPA), "every" (all of
+    them) or a comma list of family names."""
+    sets = {"base": BASE, "all": ALL, "improve": IMPROVE, "every": tuple(FAMILIES)}
+    if spec in sets:
+        return list(sets[spec])
     names = [x.strip() for x in spec.split(",") if x.strip()]
     bad = [x for x in names if x not in FAMILIES]
     if bad or not names:
         raise ValueError(f"unknown famil{'y' if len(bad) == 1 else 'ies'} {', '.join(bad) or spec!r}; "
-                         f"known: base, all, {', '.join(FAMILIES)}")
+                         f"known: base, all, improve, every, {', '.join(FAMILIES)}")
     return names
 
 
