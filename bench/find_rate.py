@@ -28,6 +28,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import pandas as pd  # noqa: E402
+
 from bench.common import header, md_table, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -137,15 +139,16 @@ def write_report(rows: list, runs: list, a, elapsed: float):
         for k, v in json.loads(r["finds_by_kind"]).items():
             kinds[k] = kinds.get(k, 0) + v
     lines = [header("Find rate of optimize on designs with headroom", {
-        "load": os.getloadavg(), "wall": f"{elapsed / 60:.1f} min",
-        "settings": f"OptimizeConfig defaults (5 steps x 1 parent x 4 samples, actions auto), seeds {a.seeds}"}), "",
+        "load at report": os.getloadavg(), "summed run wall time": f"{elapsed / 60:.1f} min",
+        "settings": f"OptimizeConfig defaults (5 steps x 1 parent x 4 samples, actions auto); seeds run "
+                    f"{a.seeds_done}; {len(runs)} finished runs"}), "",
         f"A find: proven equivalent, PPA ratio >= {FIND} and above the design's noise floor.", "",
         f"- headroom tasks with a find: {sum(r['found_runs'] > 0 for r in proj)}/{len(proj)} (target: half)",
         f"- RTLLM designs with a find: {sum(r['found_runs'] > 0 for r in rt)}/{len(rt)} tried (target: 5)",
         f"- RTLLM geomean PPA ratio over {len(rtllm)} designs (1.0 where nothing found): {got_all:.3f}; "
         f"headroom-map ceiling {ceil_all:.3f}; published testbench-only result 1/0.349 = {1 / 0.349:.3f}",
         f"- finds (candidates) by action kind: {json.dumps(kinds, sort_keys=True)}", "",
-        md_table(rows), ""]
+        md_table(pd.DataFrame(rows)), ""]
     if a.frozen:
         lines += frozen_lines(runs)
     (RESULTS / f"{a.name}.md").write_text("\n".join(lines) + "\n")
@@ -170,33 +173,64 @@ def frozen_lines(runs: list) -> list[str]:
     late = {m: [r for r in rows if r["mode"] == m and r["step"] > 1] for m in ("ttt", "frozen")}
     lv = {m: (sum(r["valid"] for r in late[m]), sum(r["samples"] for r in late[m])) for m in ("ttt", "frozen")}
     final = {m: [r["best_ratio"] for r in rows if r["mode"] == m and r["step"] == last] for m in ("ttt", "frozen")}
-    return ["## TTT vs frozen at equal budget", "", md_table(tab), ""] + paired(rows, last) + \
+    return ["## TTT vs frozen at equal budget", "", md_table(pd.DataFrame(tab)), ""] + paired(rows, last) + \
         ["## Verdict", "", verdict(lv, final), ""]
+
+
+def queue(tasks: list, seeds: int, frozen: bool, extra: list) -> list[tuple]:
+    """(task, mode, seed) in priority order: every task once (ttt, then frozen), the extra designs, then the
+    other seeds; a bench stopped early still has the first comparisons whole."""
+    q = [(t, "ttt", 0) for t in tasks] + ([(t, "frozen", 0) for t in tasks] if frozen else [])
+    q += [(t, "ttt", 0) for t in extra]
+    for s in range(1, seeds):
+        q += [(t, "ttt", s) for t in tasks] + ([(t, "frozen", s) for t in tasks] if frozen else [])
+        q += [(t, "ttt", s) for t in extra]
+    return q
+
+
+def finished(task: str, mode: str, seed: int, base: Path) -> dict | None:
+    out = base / f"{task}-{mode}-s{seed}"
+    if not (out / "run.sqlite").exists():
+        return None
+    from training.store import RunStore
+    with RunStore(out / "run.sqlite") as st:
+        done = (st.last_step() or 0) >= 5
+    return {**collect(out), "task": task, "mode": mode, "seed": seed} if done else None
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tasks", default="", help="comma list (default: tasks whose ceiling is above noise)")
+    ap.add_argument("--tasks", default="", help="comma list (default: project tasks whose ceiling is above noise)")
+    ap.add_argument("--extra", default="", help="more designs after the first pass (default: RTLLM designs whose "
+                    "ceiling is above noise); 'none' for none")
     ap.add_argument("--seeds", type=int, default=2)
-    ap.add_argument("--frozen", action="store_true", help="also the --no-train run of each (ttt vs frozen)")
+    ap.add_argument("--frozen", action="store_true", help="also the --no-train run of each task (ttt vs frozen)")
+    ap.add_argument("--worker", type=int, default=0, help="this process takes queue items worker, worker+workers, ...")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--report", action="store_true", help="only collect the finished runs and write the report")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "find_rate"))
     ap.add_argument("--name", default="find_rate")
     a = ap.parse_args(argv)
     ceil = ceilings()
-    tasks = a.tasks.split(",") if a.tasks else default_tasks(ceil)
-    modes = ("ttt", "frozen") if a.frozen else ("ttt",)
-    runs, t0 = [], time.time()
-    for seed in range(a.seeds):
-        for task in tasks:
-            for mode in modes:
-                r = run_one(task, mode, seed, Path(a.runs))
-                runs.append(r)
-                print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {mode} s{seed}: best "
-                      f"{r.get('best_ratio')} finds {r.get('finds')} {r.get('error', '')}", flush=True)
-                rows = summarize(runs, ceil)
-                write_rows(RESULTS / f"{a.name}.csv", rows)
-                (RESULTS / f"{a.name}.json").write_text(json.dumps(runs, indent=1))
-                write_report(rows, runs, a, time.time() - t0)
+    up = default_tasks(ceil)
+    tasks = a.tasks.split(",") if a.tasks else [d for d in up if ceil[d][2] == "project"]
+    extra = [] if a.extra == "none" else a.extra.split(",") if a.extra else \
+        sorted((d for d in up if ceil[d][2] == "rtllm"), key=lambda d: -ceil[d][0])     # largest headroom first
+    q, base, t0 = queue(tasks, a.seeds, a.frozen, extra), Path(a.runs), time.time()
+    if not a.report:
+        for i, (task, mode, seed) in enumerate(q):
+            if i % a.workers != a.worker:
+                continue
+            r = run_one(task, mode, seed, base)
+            print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {mode} s{seed}: best "
+                  f"{r.get('best_ratio')} finds {r.get('finds')} {r.get('error', '')}", flush=True)
+        return 0
+    runs = [r for r in (finished(*item, base) for item in q) if r]
+    rows = summarize(runs, ceil)
+    write_rows(RESULTS / f"{a.name}.csv", rows)
+    (RESULTS / f"{a.name}.json").write_text(json.dumps(runs, indent=1))
+    a.seeds_done = sorted({r["seed"] for r in runs})
+    write_report(rows, runs, a, sum(r.get("wall_s", 0) for r in runs))
     return 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
+
 from bench.common import header, md_table, write_rows
 from bench.headroom import PDKS, best, geomean
 
@@ -56,7 +58,7 @@ def write_report(rows: list, out: Path, elapsed: float):
         f"- project tasks: {len(pj)}, ceiling geomean {g_pj:.3f}",
         f"- designs whose reference fails its own flow (no PPA): {len(unsynth)}: "
         + ", ".join(f"{x['design']} ({x['note'][:60]})" for x in unsynth),
-        f"- gains above noise by kind of change: {kinds}", "", md_table(t), ""]
+        f"- gains above noise by kind of change: {kinds}", "", md_table(pd.DataFrame(t)), ""]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
     plot(t, out.with_suffix(".png"))
 
