@@ -5,6 +5,8 @@ bench/results/cover_closure{,_TAG}.{csv,md}.
 
     .venv/bin/python bench/cover_closure.py --workers 2                        # bundled model, no adapter
     .venv/bin/python bench/cover_closure.py --adapter default --tag sft --only-open   # same, SFT adapter
+    nice -n 10 .venv/bin/python bench/cover_closure.py --tag formal --workers 1 --budget 12 --random-budget 12 \
+        --patience 13 --formal-budget 60          # random then the formal phase; no model loads (random gets the budget)
 
 Per design, in RUNS/<tag>/<design>: the baseline (`cover.run_baseline`: plain seeded_stimulus, +seed=0..B-1,
 one build) and the job (`cover.run_cover`, budget B: random phase of at most --random-budget runs with
@@ -13,6 +15,11 @@ loads only in jobs random did not close. Run folders persist: re-running resumes
 read back). --only-open: only the designs whose job in RUNS/bundled did not meet the target after the
 random phase (where the model runs at all). FSM columns: states and arcs of the FSMs Yosys finds
 (eda.fsm), measured in the same simulations, for the baseline and the job.
+
+The formal phase (on unless --no-formal; eda.reach, after random and model): per design the points by
+source (random / model / formal witness replayed / proven unreachable / undecided), whether every point is
+covered or proven unreachable ("decided"), coverage over reachable points, and the formal phase's share of
+the job's wall time. Written as cover_closure_formal.{csv,md} with --tag formal.
 """
 import argparse
 import inspect
@@ -49,7 +56,8 @@ def job(p) -> dict:
     out = Path(a["runs"]) / a["tag"] / name
     cfg = cover.CoverConfig(target=cover.parse_target(a["target"]), budget=a["budget"], random_budget=a["random_budget"],
                             patience=a["patience"], group=a["group"], max_tokens=a["max_tokens"], seed=0,
-                            train=not a["no_train"])
+                            train=not a["no_train"], formal=a["formal"], formal_budget_s=a["formal_budget"],
+                            formal_point_s=a["formal_point"], target_of=a["target_of"])
     row = {"suite": suite, "task": name}
     try:
         t0 = time.monotonic()
@@ -76,7 +84,25 @@ def job(p) -> dict:
         row[f"base_{k}"] = _frac(bf.get(k))
         row[f"job_{k}"] = _frac(s["all_types"].get(k))
     row["closed_points"] = "; ".join(c.split(" in uut")[0] for c in s["closed_by_model"][:4])
+    row.update(_formal_cols(s, row))
     return row
+
+
+def _formal_cols(s: dict, row: dict) -> dict:
+    """The formal phase's columns: points by source, decided, reachable coverage, time share."""
+    src, f = s.get("sources", {}), s.get("formal", {})
+    fs = float(f.get("seconds") or 0.0)
+    und = [e for e in s.get("points", []) if e["source"] in ("undecided", "open")]
+    reasons = {}
+    for e in und:
+        r = (e.get("reason") or e["source"]).split(":")[0][:60]
+        reasons[r] = reasons.get(r, 0) + 1
+    return {"src_random": src.get("random", 0), "src_model": src.get("model", 0), "src_formal": src.get("formal", 0),
+            "unreachable": src.get("unreachable", 0), "undecided": src.get("undecided", 0) + src.get("open", 0),
+            "decided": src.get("undecided", 0) + src.get("open", 0) == 0, "reachable_pct": s.get("reachable_pct"),
+            "witness_rejected": (f.get("counts") or {}).get("witness_rejected", 0), "formal_mode": f.get("mode") or "",
+            "formal_s": round(fs, 1), "formal_share": round(fs / row["job_s"], 3) if row.get("job_s") else "",
+            "formal_note": (f.get("error") or "")[:80] or "; ".join(f"{n} {r}" for r, n in reasons.items())[:160]}
 
 
 def _designs(args) -> list:
@@ -136,6 +162,61 @@ def write_md(rows, args, path: Path, secs: float):
     path.write_text(text)
 
 
+def write_formal_md(rows, args, path: Path, secs: float):
+    """cover_closure_formal.md: the formal phase per design (sources, decided, reachable coverage, time)."""
+    from eda import tools
+    done = [r for r in rows if r.get("status") == "done"]
+    n = len(done)
+
+    def tot(k):
+        return sum(int(r.get(k) or 0) for r in done)
+    fs, js = sum(float(r.get("formal_s") or 0) for r in done), sum(float(r.get("job_s") or 0) for r in done)
+    ftimes = sorted(float(r.get("formal_s") or 0) for r in done)
+    allp = sum(tot(k) for k in ("src_random", "src_model", "src_formal", "unreachable", "undecided"))
+    summary = {
+        "designs run": f"{n} ({len(rows) - n} errors)",
+        "designs fully decided (every point covered or proven unreachable; issue target >= 55/61)":
+            f"{sum(bool(r.get('decided')) for r in done)}/{n}",
+        "points: all / random / model / formal witness / proven unreachable / undecided":
+            f"{allp} / {tot('src_random')} / {tot('src_model')} / {tot('src_formal')} / {tot('unreachable')} / "
+            f"{tot('undecided')}",
+        "witnesses whose replay missed the point (not counted)": f"{tot('witness_rejected')}",
+        "mean coverage, all points / reachable points": (
+            f"{sum(r['job_total_pct'] for r in done) / max(n, 1):.2f}% / "
+            f"{sum(float(r.get('reachable_pct') or 0) for r in done) / max(n, 1):.2f}%"),
+        "designs at 100% of reachable points": f"{sum(float(r.get('reachable_pct') or 0) >= 100 for r in done)}/{n}",
+        "clk2fflogic mode (proofs only)": ", ".join(r["task"] for r in done if r.get("formal_mode") == "fflogic") or "-",
+        "formal share of the job's wall time (sum)": f"{fs:.0f} s of {js:.0f} s = {100 * fs / max(js, 1e-9):.1f}%",
+        "formal seconds per design, median / max": f"{ftimes[n // 2]:.1f} / {ftimes[-1]:.1f}" if n else "",
+        "job + baseline seconds per design, median / max": _times(done),
+    }
+    cols = ["suite", "task", "job_total_pct", "reachable_pct", "src_random", "src_model", "src_formal", "unreachable",
+            "undecided", "decided", "witness_rejected", "formal_mode", "job_s", "formal_s", "formal_share",
+            "formal_note"]
+    text = (header("Coverage closure with the formal phase (random, model, then eda.reach)", {
+        "abc": tools.version("yosys-abc"),
+        "generated by": f"bench/cover_closure.py --tag {args.tag} ({secs / 60:.0f} min, {args.workers} worker(s))",
+        "command": " ".join(["nice -n 10 .venv/bin/python bench/cover_closure.py"] + sys.argv[1:]),
+        "load (uptime)": f"at the start: {getattr(args, 'uptime', '?')}; at the end: {_uptime()}"})
+        + f"\nBudget {args.budget} simulations per design, target `{args.target}` (over {args.target_of} points); "
+        f"random phase at most {args.random_budget} runs with patience {args.patience}"
+        + (" (patience above the budget: random takes the whole budget and no model loads)"
+           if args.patience > args.budget and args.random_budget >= args.budget else "")
+        + f"; formal phase {'on' if args.formal else 'off'}, {args.formal_budget:g} s per design, at most "
+        f"{args.formal_point:g} s of ABC per point, plus one Verilator build replaying the witnesses.\n\n"
+        + md_table(pd.DataFrame([[k, v] for k, v in summary.items()], columns=["", "value"])) + "\n\n## Per design\n\n"
+        + md_table(pd.DataFrame([[r.get(c, "") for c in cols] for r in rows], columns=cols)) + "\n")
+    path.write_text(text)
+
+
+def _uptime() -> str:
+    import subprocess
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return f"load average {os.getloadavg()[0]:.2f}"
+
+
 def _times(done) -> str:
     ts = sorted(r["base_s"] + r["job_s"] for r in done)
     return f"{ts[len(ts) // 2]:.0f} / {ts[-1]:.0f}" if ts else ""
@@ -156,15 +237,21 @@ def main(argv=None):
     ap.add_argument("--adapter", default="none", help="SFT adapter for the model: none | default | PATH")
     ap.add_argument("--tag", default="bundled")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--formal", action=argparse.BooleanOptionalAction, default=True, help="the formal phase")
+    ap.add_argument("--formal-budget", type=float, default=60.0, help="formal seconds per design")
+    ap.add_argument("--formal-point", type=float, default=8.0, help="ABC seconds per point at most")
+    ap.add_argument("--target-of", choices=("all", "reachable"), default="all")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "bench-cover-closure"))
     args = ap.parse_args(argv)
     if args.workers > 2:
         raise ValueError("--workers: at most 2 on this shared machine")
+    args.uptime = _uptime()
     ds = _designs(args)
     name = "cover_closure" if args.tag == "bundled" else f"cover_closure_{args.tag}"
     out = ROOT / "bench" / "results" / name
     p = {k: getattr(args, k) for k in ("target", "budget", "random_budget", "patience", "group", "max_tokens",
-                                       "adapter", "tag", "runs", "no_train")}
+                                       "adapter", "tag", "runs", "no_train", "formal", "formal_budget", "formal_point",
+                                       "target_of")}
     rows, t0 = [], time.monotonic()
     if args.only and out.with_suffix(".csv").is_file():
         # a partial rerun: the other designs' rows come from the results file, so it stays whole
@@ -184,7 +271,8 @@ def main(argv=None):
                   f"model {r.get('model_samples')} closed {r.get('closed_by_model')} {r.get('job_s')}s", flush=True)
             cols = sorted({k for x in rows for k in x}, key=lambda k: list(r).index(k) if k in r else 99)
             write_rows(out.with_suffix(".csv"), [{c: x.get(c, "") for c in cols} for x in rows])
-            write_md(rows, args, out.with_suffix(".md"), time.monotonic() - t0)
+            (write_formal_md if args.tag == "formal" else write_md)(rows, args, out.with_suffix(".md"),
+                                                                  time.monotonic() - t0)
     return 0
 
 

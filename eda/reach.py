@@ -162,11 +162,12 @@ def mode_of(mod: dict, clock) -> tuple[str, str]:
 def _export(folder: Path, wrap: str, fflogic: bool, deadline: float) -> str:
     """prove.aig/.map and wit.aig/.map; an error message or ''."""
     (folder / "wrap.v").write_text(wrap)
-    tail = "techmap\nopt -fast\ndffunmap\naigmap\nopt_clean\n"
+    def tail(fix):      # techmap can make new x bits (out-of-range $shiftx, $pmux defaults): fixed again after it
+        return f"{fix}\ntechmap\nopt -fast\n{fix}\ntechmap\nopt -fast\ndffunmap\naigmap\nopt_clean\n"
     script = ("read_rtlil model.il\nread_verilog -sv wrap.v\nhierarchy -top rtla_reach\nproc\nflatten\nopt_clean\n"
-              + ("clk2fflogic\n" if fflogic else "async2sync\n") + "design -save base\n"
-              + "setundef -undriven -zero\nsetundef -anyseq\n" + tail + "write_aiger -zinit -map prove.map prove.aig\n"
-              + "design -load base\nsetundef -undriven -zero\nsetundef -zero -init\nsetundef -zero\n" + tail
+              + ("clk2fflogic\n" if fflogic else "async2sync\n") + "design -save base\nsetundef -undriven -zero\n"
+              + tail("setundef -anyseq") + "write_aiger -zinit -map prove.map prove.aig\n"
+              + "design -load base\nsetundef -undriven -zero\nsetundef -zero -init\n" + tail("setundef -zero")
               + "write_aiger -zinit -map wit.map wit.aig\n")
     r = _yosys(folder, "export.ys", script, deadline)
     if not r.ok or not (folder / "prove.aig").exists() or not (folder / "wit.aig").exists():
@@ -179,13 +180,18 @@ _ASSERTED = re.compile(r"asserted in frame (\d+)")
 
 def _abc(folder: Path, aig: str, out: int, engine: str, secs: float, deadline: float, tag: str):
     """One ABC run on output `out`: ("proved" | "cex" | "undecided", frame, cex file, note)."""
-    cmd = {"pdr": f"pdr -T {max(1, int(secs))}", "bmc3": f"bmc3 -F {BOUND} -T {max(1, int(secs))}"}[engine]
+    # plain `pdr` reports a property it settles in frame 1 as UNDECIDED; `pdr -a` counts it ("Proved = 1")
+    # but keeps no counterexample: -a for proofs, plain pdr (and bmc3) for witnesses
+    cmd = {"pdr": f"pdr -T {max(1, int(secs))}", "pdr-a": f"pdr -a -T {max(1, int(secs))}",
+           "bmc3": f"bmc3 -F {BOUND} -T {max(1, int(secs))}"}[engine]
     cex = f"{tag}.cex"
     r = run(ABC.commands_cmd(f"read {aig}; cone -O {out} -a; strash; {cmd}; write_cex -n {cex}"), folder,
             _limits(deadline, secs + 3))
-    m = _ASSERTED.search(r.out)
-    if "Property proved" in r.out and not m:
+    m = _ASSERTED.search(r.out) if engine != "pdr-a" else None
+    if ("Property proved" in r.out or "Proved = 1." in r.out) and not m:
         return "proved", 0, None, ""
+    if engine == "pdr-a" and "Disproved = 1." in r.out:
+        return "cex", 0, None, ""
     if m and (folder / cex).exists():
         return "cex", int(m.group(1)), folder / cex, ""
     note = "time limit" if r.timed_out or "timeout" in r.out.lower() else (
@@ -363,7 +369,7 @@ def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
     """Proof first (pdr on prove.aig, each prove output), then a witness (bmc3, then pdr, on wit.aig)."""
     t0, notes = time.monotonic(), []
     for o in t.prove:
-        st, _, _, note = abc("prove.aig", o, "pdr", 0.4 / len(t.prove))
+        st, _, _, note = abc("prove.aig", o, "pdr-a", 0.4 / len(t.prove))
         if st == "proved":
             how = "abc-pdr" if not note else "yosys-opt"
             return Verdict(t.key, t.desc, "unreachable", how, "unbounded",
@@ -421,7 +427,7 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
 def _check_mapping(runner, rep) -> str:
     """Why the proofs are withdrawn ('' when the mapped covered points all stay reachable)."""
     for key, idx in getattr(runner, "checks", {}).items():
-        st, _, _, _ = runner("prove.aig", idx, "pdr", 0.25)
+        st, _, _, _ = runner("prove.aig", idx, "pdr-a", 0.25)
         if st == "proved":
             rep.notes.append(f"mapping check failed on a covered point ({key.split(chr(1))[0]})")
             return "mapping check failed: a covered point of the same kind was 'proven' unreachable"

@@ -41,6 +41,7 @@ class Module:
     start: int                      # line index of `module ...` in the RTLIL text
     end: int                        # line index of its closing `end`
     switches: list = field(default_factory=list)      # every switch of every process, in order
+    ternaries: list = field(default_factory=list)     # [src, select signal] of each `?:` ($mux $ternary$...)
     wires: dict = field(default_factory=dict)         # \name -> width
 
 
@@ -76,11 +77,15 @@ def parse(text: str) -> list:
             attr = m.group(1) if m else attr
             continue
         if in_cell:
+            if s.startswith("connect \\S ") and cur.ternaries and cur.ternaries[-1][1] is None:
+                cur.ternaries[-1][1] = s[len("connect \\S "):].strip()
             in_cell = s != "end"
             continue
         if not in_proc:
             if s.startswith("cell "):
                 in_cell = True
+                if s.split()[1:3][:1] == ["$mux"] and s.split()[2].startswith("$ternary$"):
+                    cur.ternaries.append([_src(attr), None])
             elif s.startswith("wire "):
                 toks = s.split()
                 w = int(toks[toks.index("width") + 1]) if "width" in toks else 1
@@ -163,12 +168,43 @@ def locate(mod: Module, point, all_points) -> tuple:
             return None, (f"case items at {file}:{sw.src[1]}: Verilator has {len(items)} point(s), "
                           f"the elaborated switch {len(sw.cases)} case(s)")
         return (sw, items.index(pos)), None
-    return None, f"{point.type} point '{c}' has no formal target (only if/else/case arms are mapped)"
+    if c in ("cond", "cond_else"):
+        return _cond(mod, point, all_points)
+    return None, f"{point.type} point '{c}' has no formal target (only if/else/case arms and ?: are mapped)"
 
 
-def flag_process(name: str, sw: Switch, index: int) -> str:
-    """A combinational process driving wire `name` 1 exactly when the arm (sw, index) is taken."""
-    path = list(sw.path) + [(sw, index)]
+def _cond(mod: Module, point, all_points):
+    """A `?:` branch point: (("cond", select, value, arm or None), None). The arm is the narrowest mapped
+    if/else/case arm whose lines hold the point's line, among switches that start on an earlier line (so a
+    wider arm at worst: the flag then fires more often, a proof stays sound); none: always evaluated."""
+    tern = [t for t in mod.ternaries if t[0] and t[0][0] == point.file and t[0][1] == point.line and t[1]]
+    if len(tern) > 1:
+        tern = [t for t in tern if _inside((point.line, point.column), t[0])]
+    if len(tern) != 1:
+        return None, f"{len(tern)} ?: cells at {point.file}:{point.line} (need exactly one)"
+    best = None
+    for q in all_points:
+        if (q.file != point.file or q.type not in ("line", "branch") or q.comment not in ("if", "elsif", "else", "case")
+                or point.line not in q.lines or q.line >= point.line):
+            continue
+        loc, _ = locate(mod, q, all_points)
+        if loc and loc[0].src and loc[0].src[1] < point.line:
+            span = (max(q.lines) - min(q.lines), -q.line)
+            if best is None or span < best[0]:
+                best = (span, loc)
+    return (("cond", tern[0][1], 1 if point.comment == "cond" else 0, best[1] if best else None), None), None
+
+
+def flag_process(name: str, sw, index) -> str:
+    """A combinational process driving wire `name` 1 exactly when the arm (sw, index) is taken; for a
+    ("cond", select, value, arm) target when that arm is taken (always, without one) and select == value."""
+    last = f"assign {name} 1'1"
+    if isinstance(sw, tuple):
+        _, sel, val, arm = sw
+        path = (list(arm[0].path) + [arm]) if arm else []
+        last = f"switch {sel}\n  case 1'{val}\n    assign {name} 1'1\nend"
+    else:
+        path = list(sw.path) + [(sw, index)]
     out = [f"  attribute \\keep 1", f"  wire {name}", f"  process $rtla_proc_{name.lstrip(chr(92))}",
            f"    assign {name} 1'0"]
     ind = "    "
@@ -178,7 +214,7 @@ def flag_process(name: str, sw: Switch, index: int) -> str:
             cmp = s.cases[j].compare
             out.append(f"{ind}  case {cmp}".rstrip())
         ind += "    "
-    out.append(f"{ind}assign {name} 1'1")
+    out += [ind + x for x in last.splitlines()]
     for _ in path:
         ind = ind[:-4]
         out.append(f"{ind}end")

@@ -137,7 +137,9 @@ def test_random_first_then_the_model_on_the_holes(policy, tmp_path):
     # fsm_seq: four random runs leave the FSM arc S4->S0 (reset right after the detection) unseen, so the
     # model gets one tiny sample; its prompt names that hole
     t = load_task("fsm_seq")
-    cfg = cover.CoverConfig(target={"fsm_arc": 100.0}, budget=5, random_budget=4, group=1, max_tokens=24, train=False)
+    # (formal=False: the formal phase after the model would close that arc; see the formal tests below)
+    cfg = cover.CoverConfig(target={"fsm_arc": 100.0}, budget=5, random_budget=4, group=1, max_tokens=24, train=False,
+                            formal=False)
     s = cover.run_cover(t, tmp_path / "run", cfg, policy=policy, log=lambda *a: None)
     assert s["random_runs"] == 4 and s["model_samples"] == 1 and s["simulations"] == 5
     assert s["all_types"]["fsm_arc"][1] == 13 and "state: S4->S0" in " ".join(s["uncovered"])
@@ -284,3 +286,39 @@ def test_cocotb_stimulus_merges_with_verilog_points(tmp_path):
     (row,), = env.score(Context(tmp_path), 1, [None], [[cand]])
     assert row.status == "pass", row.payload["diagnostics"]
     assert set(env.db.points) == keys            # the same points as the Verilog runs: one union
+
+
+def test_formal_phase_closes_a_hole_with_a_witness_and_waives_the_unreachable(tmp_path):
+    # fsm_seq after 4 random runs: the arc S4->S0 (only through a reset in S4) is open, and the case
+    # `default:` of the next-state logic cannot be reached from reset (the state only takes S0..S4)
+    cfg = cover.CoverConfig(target={"line": 100.0, "fsm_arc": 100.0}, budget=4, random_budget=4, patience=5,
+                            target_of="reachable")
+    run, logs = tmp_path / "run", []
+    s = cover.run_cover(load_task("fsm_seq"), run, cfg, policy_spec="no-such-policy", log=logs.append)
+    assert s["model_samples"] == 0 and s["formal"]["ran"] and s["formal"]["mode"] == "normal"
+    by = {e["point"].split("  `")[0]: e for e in s["points"]}
+    default = next(e for p, e in by.items() if p.startswith("reference.v:22 line"))
+    arc = next(e for p, e in by.items() if "fsm_arc state: S4->S0" in p)
+    assert default["source"] == "unreachable" and default["method"] == "abc-pdr" and default["bound"] == "unbounded"
+    assert arc["source"] == "formal"
+    assert s["sources"]["formal"] >= 1 and s["sources"]["unreachable"] == 1 and s["sources"]["undecided"] == 0
+    # the target holds over reachable points only
+    assert not s["met_all"] and s["met_reachable"] and s["met"] and s["reachable_pct"] == 100.0 > s["total_pct"]
+    assert s["coverage_reachable"]["line"]["pct"] == 100.0 and s["coverage"]["line"]["pct"] < 100.0
+    # the witness joined the kept suite and replays to the recorded points
+    m = json.loads((run / "suite" / "manifest.json").read_text())
+    assert {"file": "formal.sv", "origin": "formal"}.items() <= next(e for e in m["entries"] if e["origin"] == "formal").items()
+    assert (run / "suite" / "formal.sv").is_file() and cover.replay(run, log=lambda *a: None)["same"]
+    info, page = (run / "coverage.info").read_text(), (run / "coverage.html").read_text()
+    assert "TN:formal" in info and "TN:proven_unreachable" in info and "Proven unreachable (waived)" in page
+    # a resume reuses formal.json instead of deciding again
+    logs.clear()
+    s2 = cover.run_cover(load_task("fsm_seq"), run, cfg, policy_spec="no-such-policy", resume=True, log=logs.append)
+    assert any("reusing formal.json" in x for x in logs) and s2["sources"] == s["sources"]
+
+
+def test_no_formal_leaves_holes_open(tmp_path):
+    cfg = cover.CoverConfig(target={"line": 100.0}, budget=4, random_budget=4, patience=5, formal=False)
+    s = cover.run_cover(load_task("fsm_seq"), tmp_path / "run", cfg, policy_spec="no-such-policy", log=lambda *a: None)
+    assert not s["formal"]["ran"] and s["sources"]["open"] >= 2 and s["sources"]["formal"] == 0
+    assert not (tmp_path / "run" / "formal.json").exists() and not (tmp_path / "run" / "suite" / "formal.sv").exists()

@@ -38,11 +38,22 @@ compile (-0.5), or it crashes / writes no coverage / hits a limit (-0.3); $stop/
 with its coverage. Every random run kept and every sampled stimulus (compiled or not) costs one
 simulation of the budget.
 
-Run folder (--out, default runs/cover/<task>): suite/ (random.sv and the model's kept sim*.sv, each
-added coverage; manifest.json: replay it with --replay RUN), coverage.html (the points the model
-closed in blue), coverage.info (lcov, tests `random` and `model`), coverage.txt (annotated source),
-coverage.csv (coverage vs simulations), coverage.png, summary.json (target status, vacuous metrics,
-points closed by the model, uncovered points and why), run.sqlite (every step). Kill it and re-run
+Then the formal phase (--formal, on by default; --no-formal skips it): every point still open (line,
+branch, toggle, FSM state and arc) is decided with Yosys and ABC (eda.reach): a witness from reset
+(bmc3/pdr), replayed under Verilator coverage and kept only when the replay hits the point (suite/formal.sv,
++w=N); a proof that no input sequence from reset reaches it (ABC pdr: a waiver with method and bound);
+or undecided within --formal-budget seconds (per point at most --formal-point). summary.json gives every
+point's status and source (random / model / formal / unreachable / undecided), coverage over all points
+and over reachable points (all minus proven unreachable); --target-of reachable applies the target to
+the latter. Its results (formal.json) are reused by --resume.
+
+Run folder (--out, default runs/cover/<task>): suite/ (random.sv, the model's kept sim*.sv and the
+formal witnesses' formal.sv, each added coverage; manifest.json: replay it with --replay RUN),
+coverage.html (the points the model or a witness closed in blue; waivers and undecided points listed),
+coverage.info (lcov, tests `random`, `model`, `formal`; waived points again under `proven_unreachable`),
+coverage.txt (annotated source), coverage.csv (coverage vs simulations), coverage.png, summary.json
+(target status, vacuous metrics, points closed by the model, uncovered points and why, every point's
+source), formal.json, run.sqlite (every step). Kill it and re-run
 with --resume: it continues after the last finished step.
 """
 
@@ -85,6 +96,15 @@ def register(sub):
                         "the start; default %(default)s)")
     p.add_argument("--patience", type=int, default=D["patience"],
                    help="random runs in a row without a new point that end the random phase (default %(default)s)")
+    p.add_argument("--formal", action=argparse.BooleanOptionalAction, default=D["formal"],
+                   help="the formal phase on the points left open (witnesses, unreachability proofs; default on)")
+    p.add_argument("--formal-budget", type=float, default=D["formal_budget_s"], metavar="SECONDS",
+                   help="wall-clock seconds for the formal phase's proofs and searches (default %(default)s)")
+    p.add_argument("--formal-point", type=float, default=D["formal_point_s"], metavar="SECONDS",
+                   help="ABC seconds per open point at most (default %(default)s)")
+    p.add_argument("--target-of", choices=("all", "reachable"), default=D["target_of"],
+                   help="the target applies to all points, or to the reachable ones (all minus those proven "
+                        "unreachable by the formal phase; default %(default)s)")
     p.add_argument("--replay", default=None, metavar="RUN",
                    help="re-run the suite kept in run folder RUN and compare its coverage with the recorded one")
     p.add_argument("--threads", type=int, default=1,
@@ -133,6 +153,11 @@ def run(args) -> int:
           f"({s['random_runs']} random, {s['model_samples']} model; {time.monotonic() - t0:.0f} s): {cov}; "
           f"{s['attribution']['model']} point(s) closed by the model; {len(s['accepted'])} file(s) kept in {out}/suite; "
           f"report {out}/coverage.html")
+    if s.get("formal", {}).get("ran"):
+        src = s["sources"]
+        print(f"formal phase ({s['formal'].get('seconds', 0):.0f} s): {src['formal']} point(s) closed by a replayed "
+              f"witness, {src['unreachable']} proven unreachable, {src['undecided']} undecided; coverage "
+              f"{s['total_pct']}% of all points, {s['reachable_pct']}% of reachable points (target of {s['target_of']})")
     if s.get("baseline"):
         print(f"random baseline at the same budget: total {s['baseline']['percent']}% vs agent {s['total_pct']}%")
     return 0 if s["met"] else 1

@@ -25,6 +25,25 @@ reset`, nothing said, or a full module) the stimulus starts from reset in its ow
 Verilator coverage in the same sandbox (`eda.coverage.cocotb_coverage_run`; its points merge with
 the Verilog ones; no FSM points).
 
+Then the formal phase (cfg.formal, on by default; `formal.run_formal`, after loop.run, so a design the random
+or model phase closes pays nothing but the check that nothing is open): every point still open in the
+union (line, branch, toggle, fsm_state, fsm_arc; expr stays undecided) goes to `eda.reach.decide` within
+cfg.formal_budget_s (at most cfg.formal_point_s of ABC per point): Yosys reads the DUT, each line/branch
+hole becomes a flag on its process arm (by Verilator's file/line/column), toggles and FSM points are
+monitors in a wrapper that forces the testbench's reset (task.reset / reset_active_low, as the random
+phase applies it) in the first cycle; ABC `pdr` on a model with free initial registers proves "never from
+reset" (a waiver: method abc-pdr, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model
+look for a witness. Witnesses become one stimulus (suite/formal.sv, +w=N picks one; `eda.reach_replay`)
+replayed under Verilator coverage in the sandbox: a witness counts only when its own replay hits its point
+(a replay that misses is recorded as rejected and the point stays undecided), and then joins the kept
+suite. Anything else is undecided with its reason (Yosys cannot read the design, unmapped point kind,
+clk2fflogic mode has proofs only, time). Results go to formal.json, keyed by a fingerprint of the DUT, the
+open points and the formal settings: outputs merge them while it matches, and a resumed run reuses them.
+Every point's source (random / model / formal / unreachable / undecided / open) is in summary.json
+(`points`, `sources`), coverage over all points and over reachable ones (all minus proven unreachable:
+`reachable_pct`, `coverage_reachable`), and `met` follows cfg.target_of ("all" or "reachable"; the model
+phase still stops on the target over all points, as before).
+
 Budget: every random run kept and every sampled stimulus (compiled or not) is one simulation.
 
 Reward of a stimulus (REWARDS, configurable):
@@ -43,9 +62,10 @@ Run folder (resumable through training.loop, the same loop as `optimize`: every 
 transaction in run.sqlite, the LoRA adapter of step s is saved before step s is committed, sampling
 is seeded per step and group; step 0 holds the random phase):
   run.sqlite, adapters/step_NNN/, events.jsonl,
-  suite/random.sv + suite/sim<NNN>.sv|.py (the model's kept stimuli, as simulated) + suite/manifest.json
-  (which file with which plusargs: `rtl-agent cover --replay RUN`),
-  coverage.csv, coverage.html, coverage.info (lcov; tests `random` and `model`), coverage.txt
+  suite/random.sv + suite/sim<NNN>.sv|.py (the model's kept stimuli, as simulated) + suite/formal.sv (the
+  confirmed witnesses) + suite/manifest.json (which file with which plusargs: `rtl-agent cover --replay RUN`),
+  formal.json, coverage.csv, coverage.html (waivers and undecided points listed), coverage.info (lcov; tests
+  `random`, `model`, `formal`, and the waived points again as `proven_unreachable`), coverage.txt
   (annotated source), coverage.png, summary.json, baseline.json (with a baseline).
 
 Modules:
@@ -55,7 +75,8 @@ Modules:
   extract   stimulus out of a completion (cocotb, module, salvaged body; `// from: random`)
   records   simulation records from the store and the union rebuilt from them
   env       CoverEnv (the training.loop environment), simulate, random_text, score
-  outputs   suite/, coverage.csv/.html/.info/.txt/.png, summary.json (from the store)
+  outputs   suite/, coverage.csv/.html/.info/.txt/.png, summary.json (from the store and formal.json)
+  formal    the formal phase: run_formal, formal.json, its part of the outputs
   baseline  run_baseline;  replay: `--replay RUN`;  run: run_cover
 """
 from training.loop import RunFolderError
@@ -64,6 +85,7 @@ from .baseline import run_baseline
 from .config import CHASED, RANDOM, REWARDS, CoverConfig, config_from, parse_target
 from .env import CoverEnv, random_text, score, simulate
 from .extract import continue_random, extract_cocotb, extract_stimulus
+from .formal import run_formal
 from .outputs import write_outputs
 from .prompt import build_prompt
 from .records import _state, _union
@@ -73,5 +95,5 @@ from .targets import conditions, holes, met, plateau, points_of, target_status
 
 __all__ = ["CHASED", "RANDOM", "REWARDS", "CoverConfig", "CoverEnv", "RunFolderError", "build_prompt", "conditions",
            "config_from", "continue_random", "extract_cocotb", "extract_stimulus", "holes", "met", "parse_target",
-           "plateau", "points_of", "random_text", "replay", "run_baseline", "run_cover", "score", "simulate",
+           "plateau", "points_of", "random_text", "replay", "run_baseline", "run_formal", "run_cover", "score", "simulate",
            "target_status", "write_outputs", "_state", "_union"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 CHASED = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
+TARGET_OF = ("all", "reachable")
 RANDOM = "random"          # kind of the random phase's simulations (the model's are "llm")
 
 # Failed stimuli are verdicts with a reward, never exceptions (see the package doc).
@@ -55,12 +56,20 @@ class CoverConfig:
     run_wall_s: float = 10.0      # per simulation (the build has its own limit)
     rewards: dict = field(default_factory=lambda: dict(REWARDS))
     adapter: str = "default"      # SFT adapter merged into a local model (policy.models.resolve_adapter)
+    formal: bool = True           # the formal phase after random and model (eda.reach; see formal.py)
+    formal_budget_s: float = 60.0     # its wall-clock budget for the whole design (the replay build comes on top)
+    formal_point_s: float = 8.0       # ABC time per open point at most
+    target_of: str = "all"        # the target applies to all points, or to the reachable ones (all minus proven unreachable)
 
     def check(self):
         if self.budget < 1 or self.group < 1 or self.max_tokens < 1 or self.patience < 1 or self.random_cycles < 1:
             raise ValueError("budget, group, max_tokens, patience and random_cycles must be >= 1")
         if self.random_budget < 0:
             raise ValueError("random_budget must be >= 0")
+        if self.target_of not in TARGET_OF:
+            raise ValueError(f"target_of must be one of {', '.join(TARGET_OF)}, got {self.target_of!r}")
+        if self.formal_budget_s <= 0 or self.formal_point_s <= 0:
+            raise ValueError("formal_budget_s and formal_point_s must be > 0")
         for k in self.rewards:
             if k not in REWARDS:
                 raise ValueError(f"unknown reward key {k!r}; known: {', '.join(REWARDS)}")
@@ -72,4 +81,7 @@ def config_from(p: dict) -> CoverConfig:
     return CoverConfig(target=parse_target(p["target"]), budget=p["budget"], random_budget=p["random_budget"],
                        patience=p["patience"], group=p["group"], train=not p["no_train"], max_tokens=p["max_tokens"],
                        temperature=p["temperature"], seed=p["seed"], lr=p["lr"],
-                       adapter=p.get("adapter") or "default").check()
+                       adapter=p.get("adapter") or "default", formal=p.get("formal", True),
+                       formal_budget_s=float(p.get("formal_budget") or 60.0),
+                       formal_point_s=float(p.get("formal_point") or 8.0),
+                       target_of=p.get("target_of") or "all").check()

@@ -12,6 +12,7 @@ from eda import tools
 from eda.fsutil import atomic_write
 from training.store import RunStore
 
+from . import formal as fm
 from .config import CHASED, RANDOM, CoverConfig
 from .records import _state
 from .targets import _covered, _pcts, met, points_of, target_status
@@ -25,17 +26,24 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
     """Every output file, regenerated from the committed steps (so a resumed run never duplicates)."""
     sims = _state(store)
     db, by, first, rows = _tally(sims, task.reference_sources())
-    kept = _write_suite(out / "suite", task, sims, db)
+    fdata = fm.load(out, task, db, cfg)          # the formal phase's results, while they match this union
+    if fdata:
+        fm.merge(fdata, db, by, first, rows)
+    kept = _write_suite(out / "suite", task, sims, db, fdata)
     _write_csv(out / "coverage.csv", rows)
-    title = f"{task.name}: coverage after {len(sims)} simulation(s)"
-    closed = {k: f"model (sim {n})" for k, (o, n) in first.items() if o == "model"}
-    db.write_html(out / "coverage.html", title, closed_by=closed)
-    # lcov: one test per origin, so genhtml --show-details tells random's hits from the model's
-    (out / "coverage.info").write_text("".join(d.to_lcov(o) for o, d in by.items() if d.points) or db.to_lcov(RANDOM))
+    title = f"{task.name}: coverage after {len(sims)} simulation(s)" + (" and the formal phase" if fdata else "")
+    closed = {k: f"model (sim {n})" if o == "model" else f"formal witness ({n})" for k, (o, n) in first.items()
+              if o in ("model", "formal")}
+    (out / "coverage.html").write_text(fm.html_section(db.html(title, closed_by=closed), db, fdata))
+    # lcov: one test per origin, so genhtml --show-details tells random's hits from the model's and the formal
+    # witnesses'; the points proven unreachable again under test `proven_unreachable` (waived)
+    (out / "coverage.info").write_text(("".join(d.to_lcov(o) for o, d in by.items() if d.points) or db.to_lcov(RANDOM))
+                                       + fm.lcov_waived(db, fdata))
     (out / "coverage.txt").write_text(db.annotate())
     base = _read_baseline(out / "baseline.json")
     _plot(out / "coverage.png", rows, base, cfg, task.name)
     summary = _summary(task, sims, db, cfg, base, store, first, kept)
+    summary.update(fm.summary_fields(db, first, fdata, cfg))
     atomic_write(out / "summary.json", json.dumps(summary, indent=1, default=str))
     return summary
 
@@ -44,7 +52,7 @@ def _tally(sims, sources):
     """(union, union per origin, point key -> (origin, sim) of the first run reaching it, coverage.csv rows
     with the union's coverage after each simulation)."""
     db = cov.CoverageDB(sources)
-    by = {RANDOM: cov.CoverageDB(sources), "model": cov.CoverageDB(sources)}
+    by = {RANDOM: cov.CoverageDB(sources), "model": cov.CoverageDB(sources), "formal": cov.CoverageDB(sources)}
     first, rows = {}, []
     for s in sims:
         if s.get("cov"):
@@ -62,7 +70,7 @@ def _tally(sims, sources):
     return db, by, first, rows
 
 
-def _write_suite(suite: Path, task, sims, db) -> list:
+def _write_suite(suite: Path, task, sims, db, fdata=None) -> list:
     """suite/: the accepted stimuli as simulated (random.sv, sim<NNN>.sv|.py) and manifest.json (which file
     with which plusargs, and the points the suite covers); files no longer accepted are removed. Returns
     the kept file names, sorted."""
@@ -79,6 +87,13 @@ def _write_suite(suite: Path, task, sims, db) -> list:
         f = suite / name
         if not f.exists() or f.read_text() != s["text"]:
             f.write_text(s["text"])
+    if fdata and fdata.get("runs"):
+        keep.add(fm.SUITE_FILE)
+        manifest += [{"file": fm.SUITE_FILE, "plusargs": r["plusargs"], "sim": None, "origin": "formal"}
+                     for r in fdata["runs"]]
+        f = suite / fm.SUITE_FILE
+        if not f.exists() or f.read_text() != fdata["text"]:
+            f.write_text(fdata["text"])
     for f in [*suite.glob("*.sv"), *suite.glob("*.py")]:
         if f.name not in keep:
             f.unlink()
@@ -142,7 +157,7 @@ def _summary(task, sims, db, cfg, base, store, first, kept) -> dict:
             "model_samples": sum(s.get("kind") != RANDOM for s in sims),
             "model_verdicts": _count(s["status"] for s in sims if s.get("kind") != RANDOM),
             "model_from_random": sum(bool(s.get("plusargs")) for s in sims if s.get("kind") != RANDOM),
-            "attribution": {o: sum(v[0] == o for v in first.values()) for o in (RANDOM, "model")},
+            "attribution": {o: sum(v[0] == o for v in first.values()) for o in (RANDOM, "model", "formal")},
             "closed_by_model": [f"{p.describe()} <- sim {first[p.key][1]}" for p in closed][:200],
             "verdicts": counts, "accepted": [f"suite/{f}" for f in kept],
             "mean_reward": round(sum(s["reward"] for s in sims) / len(sims), 4) if sims else None,

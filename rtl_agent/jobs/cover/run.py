@@ -8,7 +8,8 @@ from training.loop import Loop, LoopConfig
 
 from .baseline import run_baseline
 from .config import CoverConfig
-from .env import CoverEnv
+from .env import CoverEnv, _limits
+from .formal import run_formal
 from .outputs import write_outputs
 
 
@@ -40,6 +41,8 @@ def run_cover(task, out: Path, cfg: CoverConfig, policy=None, policy_spec: str =
         if baseline:
             run_baseline(task, env.sources, out, cfg)
         loop.run()
+        # the formal phase after random and model (eda.reach): results in formal.json, reused on resume
+        run_formal(task, out, cfg, loop.store, log=log, limits=_limits(cfg))
         return write_outputs(task, out, loop.store, cfg)
     finally:
         loop.close()

@@ -1,0 +1,111 @@
+"""Formal reachability of coverage holes (eda.reach): real Yosys, ABC and Verilator, one small design.
+
+The lock opens on a 16-bit code written as two bytes (C3 then A5): constrained-random stimulus misses it
+(a chance of 2^-16 per try); a formal witness reaches it in three cycles. The `st == 3` branch cannot be
+reached from reset (st only takes 0, 1, 2): ABC pdr proves it, a waiver."""
+import copy
+
+import pytest
+
+from eda import coverage as cov
+from eda import reach, reach_replay
+from eda.ports import parse_ports
+from eda.random_stim import seeded_stimulus
+
+pytestmark = pytest.mark.requires("verilator", "yosys")
+
+LOCK = """\
+module lock (
+    input            clk,
+    input            rst_n,
+    input            wr,
+    input      [7:0] data,
+    output reg       open,
+    output reg [1:0] st
+);
+    reg [7:0] first;
+    reg       bad;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            st <= 2'd0; open <= 1'b0; first <= 8'd0; bad <= 1'b0;
+        end else if (wr) begin
+            case (st)
+                2'd0: begin first <= data; st <= 2'd1; end
+                2'd1: begin
+                    if ({first, data} == 16'hC3A5) begin
+                        open <= 1'b1;
+                        st <= 2'd2;
+                    end else st <= 2'd0;
+                end
+                default: st <= 2'd0;
+            endcase
+            if (st == 2'd3) bad <= 1'b1;
+        end
+    end
+endmodule
+"""
+SRC = {"lock.v": LOCK}
+CODE_LINE = 18          # if ({first, data} == 16'hC3A5)
+IMPOSSIBLE_LINE = 25    # if (st == 2'd3)
+
+
+@pytest.fixture(scope="module")
+def decided():
+    ports = parse_ports(SRC, "lock")
+    text = seeded_stimulus(ports, "lock", clock="clk", reset="rst_n", reset_active_low=True, cycles=200, styles=True)
+    runs = cov.coverage_runs(SRC, "lock", text, [[f"+seed={s}"] for s in range(4)], clock="clk")
+    db = cov.merge(runs)
+    holes = [p.key for p in db.uncovered()]
+    rep = reach.decide(SRC, "lock", db.all(), holes, ports, clock="clk", reset="rst_n", active_low=True, budget_s=90)
+    return ports, db, rep
+
+
+def _branch(db, line, arm="if"):
+    return next(p for p in db.all() if p.type == "branch" and p.line == line and p.comment == arm)
+
+
+def test_random_misses_the_code_and_formal_finds_a_witness_that_replays(decided):
+    ports, db, rep = decided
+    p = _branch(db, CODE_LINE)
+    assert p.count == 0                                    # 4 x 200 random cycles never hit the code
+    v = rep.verdicts[p.key]
+    assert v.status == "witness" and v.method.startswith("abc-") and rep.mode == "normal"
+    writes = [(c["wr"], c["data"]) for c in v.vectors]
+    assert (1, 0xC3) in writes and (1, 0xA5) in writes     # the two bytes, in the trace
+    assert v.vectors[0]["rst_n"] == 0                      # it starts with the testbench's reset
+    text, hits = reach_replay.confirm(SRC, "lock", ports, {p.key: v.vectors}, clock="clk")
+    assert "lock uut(" in text and "+w=0" in " ".join(hits[p.key]["plusargs"])
+    assert hits[p.key]["hit"] and hits[p.key]["status"] == "pass"
+
+
+def test_impossible_branch_is_proven_unreachable(decided):
+    _, db, rep = decided
+    p = _branch(db, IMPOSSIBLE_LINE)
+    v = rep.verdicts[p.key]
+    assert p.count == 0 and v.status == "unreachable" and v.method == "abc-pdr" and v.bound == "unbounded"
+    # the register only that branch sets never toggles: both directions waived
+    bad = [rep.verdicts[q.key] for q in db.all() if q.type == "toggle" and q.comment.startswith("bad:")]
+    assert len(bad) == 2 and all(x.status == "unreachable" for x in bad)
+    # and nothing reachable was "proven" unreachable
+    assert not any(x.status == "unreachable" for k, x in rep.verdicts.items()
+                   if k == _branch(db, CODE_LINE).key)
+
+
+def test_tampered_witness_is_not_counted(decided):
+    ports, db, rep = decided
+    p = _branch(db, CODE_LINE)
+    wrong = copy.deepcopy(rep.verdicts[p.key].vectors)
+    for c in wrong:
+        if c["data"] == 0xA5:
+            c["data"] = 0xA4                               # one bit off: the lock stays shut
+    _, hits = reach_replay.confirm(SRC, "lock", ports, {p.key: wrong}, clock="clk")
+    assert hits[p.key]["status"] == "pass" and not hits[p.key]["hit"]
+
+
+def test_unreadable_design_is_undecided_with_the_reason():
+    bad = {"x.v": "module x(input clk, output y);\n  assign y = clk &;\nendmodule\n"}
+    pt = cov.Point("x.v", 2, "toggle", "x", "uut", "y:0->1", 0, key="k1")
+    rep = reach.decide(bad, "x", [pt], ["k1"], parse_ports({"x.v": "module x(input clk, output y); endmodule"}, "x"),
+                       clock="clk", budget_s=20)
+    v = rep.verdicts["k1"]
+    assert v.status == "undecided" and "Yosys cannot read" in v.reason and rep.error
