@@ -33,7 +33,7 @@ from pathlib import Path
 
 from . import reach_rtlil as rt
 from .hdl import safe_name
-from .reach_model import Conditions, Target, init_frames, toggle_of, vname, wrapper
+from .reach_model import Conditions, Target, blocking_targets, expr_terms, init_frames, toggle_of, vname, wrapper
 from .sandbox import Limits, Sandbox, run
 from .tools import ABC, YOSYS
 
@@ -129,7 +129,7 @@ def _elaborate(folder: Path, sources: dict, top: str, deadline: float):
 
 def _model(folder: Path, top: str, expose: list, deadline: float):
     """proc/flatten/memory + expose; (json of the top module, error)."""
-    sel = " ".join(f"w:{re.sub(r'([][*?])', r'?', n)}" for n in expose)
+    sel = " ".join(f"w:{re.sub(r'([][?])', r'?', n)}" for n in expose)        # `*` of a merged hierarchy stays a glob
     script = (f"read_rtlil inst.il\nhierarchy -top {top}\nproc\nflatten\n" + (f"expose {sel}\n" if sel else "")
               + "opt_clean\nmemory\nopt_clean\nwrite_json model.json\nwrite_rtlil model.il\n")
     r = _yosys(folder, "model.ys", script, deadline)
@@ -237,7 +237,7 @@ def _const_outputs(aig: Path) -> set:
     return {i for i, x in enumerate(outs) if x.strip() == b"0"}
 
 
-def _plan(mods, points, open_pts, fsms, top_ports: dict):
+def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozenset()):
     """Targets for the open points, the flag processes, and the internal signals to expose:
     (targets, additions, {flattened name: role}, {key: flag name})."""
     adds, flags, why = _flags(mods, points, open_pts)
@@ -264,8 +264,17 @@ def _plan(mods, points, open_pts, fsms, top_ports: dict):
                 expose[fsm_of[p.key][0].name] = "signal"
         elif p.type in ("fsm_state", "fsm_arc"):
             t.reason = "FSM point not found among the FSMs"
+        elif p.type == "expr":
+            terms = expr_terms(p.comment)
+            if terms is None:
+                t.reason = "expr point with terms other than signal bits and constants"
+            elif any(x and x[0] in blocking for x in terms):
+                t.reason = "expr term on a signal assigned with `=` in procedural code (its value there is not the wire's)"
+            for x in (terms or []) if not t.reason else []:
+                if x and _prefix(p.hier) + x[0] not in top_ports:
+                    expose[_prefix(p.hier) + x[0]] = "signal"
         else:
-            t.reason = f"{p.type} points have no formal target (expression terms are not mapped)"
+            t.reason = f"{p.type} points have no formal target"
         targets.append(t)
     checks = {k: v for k, v in flags.items() if k not in {p.key for p in open_pts}}
     for name in checks.values():
@@ -285,62 +294,90 @@ def _fsm_points(fsms) -> dict:
 
 
 def _conditions(targets, pts: dict, flags: dict, checks: dict, fsms, model: dict, fflogic: bool, declared: set):
-    """Fill each target's wit/prove condition indices; (Conditions, {port: (wire, width)}, {check key: index})."""
+    """Fill each target's wit/prove condition indices; (Conditions, {port: (wire, width)}, {check key: index}).
+    A hierarchy Verilator merged (`uut.CLA*`: one point for every instance) matches every instance: the
+    condition is the OR over them (never true: in none; true: in one)."""
     conds, exposed = Conditions(), {}
-    mports = {n: (p["direction"], len(p["bits"])) for n, p in model.get("ports", {}).items()}
+    mports = {n: len(p["bits"]) for n, p in model.get("ports", {}).items()}
     fsm_of = _fsm_points(fsms)
 
-    def sig(name):
-        """(Verilog expression for a DUT signal, width) or (None, 0)."""
-        if name not in mports:
-            return None, 0
-        if name in exposed:
-            return exposed[name][0], exposed[name][1]
-        w = mports[name][1]
+    def one(name):
         if name in declared:
-            return vname(name), w
-        exposed[name] = (f"rtla_e{len(exposed)}", w)
-        return exposed[name][0], w
+            return vname(name), mports[name]
+        if name not in exposed:
+            exposed[name] = (f"rtla_e{len(exposed)}", mports[name])
+        return exposed[name]
+
+    def sigs(prefix: str, local: str) -> dict:
+        """{instance prefix: (Verilog expression, width)} of signal `local` under `prefix` (may hold `*`)."""
+        if "*" not in prefix:
+            return {prefix: one(prefix + local)} if prefix + local in mports else {}
+        rx = re.compile("^" + re.escape(prefix).replace(r"\*", ".*") + re.escape(local) + "$")
+        return {n[:-len(local)]: one(n) for n in sorted(mports) if rx.match(n)}
+
+    def any_of(parts):
+        return " | ".join(f"({x})" for x in parts) if parts else "1'b0"
     for t in targets:
-        if t.reason:
-            continue
-        p = pts[t.key]
-        if t.kind == "flag":
-            e, _ = sig(flags[t.key])
-            if e is None:
-                t.reason = f"flag {flags[t.key]} not in the flattened model (instance path {p.hier})"
-                continue
-            t.wit = t.prove = [conds.add(e)]
-        elif t.kind == "toggle":
-            name, bit, d = toggle_of(p.comment)
-            e, w = sig(_prefix(p.hier) + name)
-            if e is None or bit >= w:
-                t.reason = f"signal {_prefix(p.hier) + name}[{bit}] not in the flattened model"
-                continue
-            prev, b = conds.prev(e, w), f"{e}[{bit}]"
-            t.wit = [conds.add(f"~{prev}[{bit}] & {b}" if d == "up" else f"{prev}[{bit}] & ~{b}")]
-            ones, zeros = conds.add(b), conds.add(f"~{b}")
-            t.prove = [ones, zeros] if d == "up" else [zeros, ones]
-        else:
-            m, c = fsm_of[t.key]
-            e, w = sig(m.name)
-            if e is None:
-                t.reason = f"state register {m.name} not in the flattened model"
-                continue
-            if t.kind == "fsm_state":
-                t.wit = t.prove = [conds.add(f"{e} == {m.width}'b{c}")]
-            elif fflogic:
-                t.reason = "FSM arcs are not decided in clk2fflogic mode"
-            else:
-                prev = conds.prev(e, w)
-                t.wit = t.prove = [conds.add(f"{prev} == {m.width}'b{c[0]} && {e} == {m.width}'b{c[1]}")]
+        if not t.reason:
+            t.reason = _condition(t, pts[t.key], conds, sigs, any_of, flags, fsm_of, fflogic)
     check_idx = {}
     for k, name in checks.items():
-        e, _ = sig(name)
-        if e is not None:
-            check_idx[k] = conds.add(e)
+        got = sigs(_prefix(pts[k].hier), name.rsplit(".", 1)[-1])
+        if got:
+            check_idx[k] = conds.add(any_of([e for e, _ in got.values()]))
     return conds, exposed, check_idx
 
+
+def _condition(t, p, conds, sigs, any_of, flags, fsm_of, fflogic) -> str:
+    """Set t.wit / t.prove; the reason when the point has no condition ('' when it has)."""
+    pre = _prefix(p.hier)
+    if t.kind == "flag":
+        got = sigs(pre, flags[t.key].rsplit(".", 1)[-1])
+        if not got:
+            return f"flag {flags[t.key]} not in the flattened model (instance path {p.hier})"
+        t.wit = t.prove = [conds.add(any_of([e for e, _ in got.values()]))]
+    elif t.kind == "toggle":
+        name, bit, d = toggle_of(p.comment)
+        got = {k: v for k, v in sigs(pre, name).items() if bit < v[1]}
+        if not got:
+            return f"signal {pre + name}[{bit}] not in the flattened model"
+        ups, downs = [], []
+        for e, w in got.values():
+            prev = conds.prev(e, w)
+            ups.append(f"~{prev}[{bit}] & {e}[{bit}]")
+            downs.append(f"{prev}[{bit}] & ~{e}[{bit}]")
+        t.wit = [conds.add(any_of(ups if d == "up" else downs))]
+        ones = conds.add(any_of([f"{e}[{bit}]" for e, _ in got.values()]))
+        zeros = conds.add(any_of([f"~{e}[{bit}]" for e, _ in got.values()]))
+        t.prove = [ones, zeros] if d == "up" else [zeros, ones]
+    elif t.kind == "expr":
+        terms = expr_terms(p.comment)
+        if None in terms:
+            t.wit = t.prove = [conds.add("1'b0")]         # a constant term that cannot hold
+            return ""
+        per = [sigs(pre, n) for n, _, _ in terms]
+        insts = set(per[0]).intersection(*per[1:]) if per else set()
+        ands = []
+        for inst in sorted(insts):
+            if all(b < per[i][inst][1] for i, (_, b, _) in enumerate(terms)):
+                ands.append(" & ".join(f"({per[i][inst][0]}[{b}] == 1'b{v})" for i, (_, b, v) in enumerate(terms)))
+        if not ands:
+            return "expr term signals not in the flattened model"
+        t.wit = t.prove = [conds.add(any_of(ands))]
+    else:
+        m, c = fsm_of[t.key]
+        got = sigs("", m.name)
+        if not got:
+            return f"state register {m.name} not in the flattened model"
+        e, w = next(iter(got.values()))
+        if t.kind == "fsm_state":
+            t.wit = t.prove = [conds.add(f"{e} == {m.width}'b{c}")]
+        elif fflogic:
+            return "FSM arcs are not decided in clk2fflogic mode"
+        else:
+            prev = conds.prev(e, w)
+            t.wit = t.prove = [conds.add(f"{prev} == {m.width}'b{c[0]} && {e} == {m.width}'b{c[1]}")]
+    return ""
 
 
 class _Runner:
@@ -442,7 +479,8 @@ def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_l
         return err, [], None, ""
     mods = rt.parse(pre)
     declared = {p.name for p in ports}
-    targets, adds, expose, flags, checks = _plan(mods, points, open_pts, fsms, declared)
+    targets, adds, expose, flags, checks = _plan(mods, points, open_pts, fsms, declared,
+                                                 blocking_targets("\n".join(str(t) for t in sources.values())))
     (folder / "inst.il").write_text(rt.instrument(pre, mods, adds))
     model, err = _model(folder, top, [n for n in expose if n not in declared], deadline)
     if err:

@@ -35,15 +35,61 @@ def vname(name: str) -> str:
     return n if re.fullmatch(IDENT, n) else f"\\{n} "
 
 
-_TOGGLE = re.compile(rf"^({IDENT}(?:\.{IDENT})*)(?:\[(\d+)\])?:(0->1|1->0)$")
+_TOGGLE = re.compile(rf"^({IDENT}(?:\.{IDENT})*)((?:\[\d+\])*):(0->1|1->0)$")
 
 
 def toggle_of(comment: str):
-    """'sig[3]:0->1' -> ('sig', 3, 'up'); None for what is not one bit of a plain signal."""
+    """'sig[3]:0->1' -> ('sig', 3, 'up'); an array element 'mem[2][5]:1->0' -> ('mem[2]', 5, 'down') (Yosys
+    names the element's wire so); None for anything else."""
     m = _TOGGLE.match(comment)
     if not m:
         return None
-    return m.group(1), int(m.group(2) or 0), "up" if m.group(3) == "0->1" else "down"
+    idx = [int(x) for x in re.findall(r"\d+", m.group(2))]
+    d = "up" if m.group(3) == "0->1" else "down"
+    if len(idx) > 2:
+        return None
+    if len(idx) == 2:
+        return f"{m.group(1)}[{idx[0]}]", idx[1], d
+    return m.group(1), idx[0] if idx else 0, d
+
+
+_TERM = re.compile(rf"^(?:({IDENT})(?:\[(\d+)\])?|(\d+)'s?([hdb])([0-9a-fA-F_]+))==([01])$")
+
+
+def expr_terms(comment: str):
+    """'(a==1 && b[2]==0) => 1' -> [('a', 0, 1), ('b', 2, 0)]; a constant term that cannot hold -> None in
+    the list ([None] means impossible); None when a term is anything else (a comparison, an operator)."""
+    m = re.match(r"^\((.*)\) => [01]$", comment.strip())
+    if not m:
+        return None
+    out = []
+    for t in m.group(1).split(" && "):
+        tm = _TERM.match(t.strip())
+        if not tm:
+            return None
+        if tm.group(1):
+            out.append((tm.group(1), int(tm.group(2) or 0), int(tm.group(6))))
+        else:
+            v = int(tm.group(5).replace("_", ""), {"h": 16, "d": 10, "b": 2}[tm.group(4)])
+            if (v != 0) != bool(int(tm.group(6))):
+                out.append(None)
+    return out
+
+
+def blocking_targets(text: str) -> set:
+    """Names assigned with `=` inside procedural code (a term reading one may see a process-internal value,
+    not the wire's): statements that are continuous assigns or declarations with an initialiser (also
+    across lines: `assign a = x,\n b = y;`) are left out."""
+    from .hdl import strip_comments
+    out = set()
+    for stmt in strip_comments(text).split(";"):
+        st = stmt.strip()
+        if re.match(r"^(assign|wire|localparam|parameter|input|output|genvar)\b", st):
+            continue
+        for m in re.finditer(rf"({IDENT})\s*(?:\[[^\]]*\]\s*)*=(?![=])", st):
+            if st[max(0, m.start(0) - 1):m.start(0)] not in ("<", ">", "!", "=") and st[m.end(0) - 2:m.end(0) - 1] not in ("<", ">", "!"):
+                out.add(m.group(1))
+    return out
 
 
 def init_frames(reset, fflogic: bool) -> int:
