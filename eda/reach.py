@@ -12,7 +12,7 @@ How (every tool process through eda.sandbox.run, under the budget):
     targets read (the FSM state registers of eda.fsm), and `write_json` (ports; flip-flop clocks).
     One clock, all flip-flops on its rising edge: normal mode (`async2sync`, a model step is a clock
     cycle); anything else (several or derived clocks, latches): `clk2fflogic` (steps are clock phases),
-    and only proofs are tried there (a witness would need clock phases as stimulus).
+    and a witness there is replayed phase by phase (eda.reach_replay: clocks set, then the other inputs).
  3. The wrapper of eda.reach_model (reset forced in the first frame(s), outputs masked there) is
     exported twice as AIGER: prove.aig with uninitialised registers free (`write_aiger -zinit`) and X
     values free (`setundef -anyseq`), wit.aig with them zero (as Verilator starts).
@@ -61,6 +61,7 @@ class Verdict:
 class Report:
     verdicts: dict = field(default_factory=dict)     # point key -> Verdict
     mode: str = ""                  # normal | fflogic | "" (no model)
+    clocks: list = field(default_factory=list)       # inputs that clock flip-flops (fflogic witnesses set them first)
     error: str = ""                 # why no model was built
     seconds: float = 0.0
     notes: list = field(default_factory=list)
@@ -159,6 +160,13 @@ def mode_of(mod: dict, clock) -> tuple[str, str]:
     return "normal", ""
 
 
+def _clock_inputs(mod: dict, ports) -> list:
+    """The DUT inputs whose bits clock a flip-flop of the model."""
+    bits = {tuple(c["connections"]["CLK"]) for c in mod.get("cells", {}).values() if "CLK" in c.get("connections", {})}
+    ps = mod.get("ports", {})
+    return [p.name for p in ports if p.direction == "input" and p.name in ps and tuple(ps[p.name]["bits"]) in bits]
+
+
 def _export(folder: Path, wrap: str, fflogic: bool, deadline: float) -> str:
     """prove.aig/.map and wit.aig/.map; an error message or ''."""
     (folder / "wrap.v").write_text(wrap)
@@ -220,6 +228,8 @@ def _vectors(cex: Path, amap: Path, inputs: list, clock, reset, active: int, ffl
         v = {nm: frames.get(fr, {}).get(i, 0) for i, (nm, w) in enumerate(inputs) if nm != clock or fflogic}
         if fr < n and reset in v:
             v[reset] = active
+        if fr < n and fflogic and clock in v:
+            v[clock] = 1 if fr == 1 else 0          # as the wrapper forces it
         out.append(v)
     return out
 
@@ -355,12 +365,15 @@ def _condition(t, p, conds, sigs, any_of, flags, fsm_of, fflogic) -> str:
         if None in terms:
             t.wit = t.prove = [conds.add("1'b0")]         # a constant term that cannot hold
             return ""
-        per = [sigs(pre, n) for n, _, _ in terms]
+        per = [sigs(pre, n) for n, _, _, _ in terms]
         insts = set(per[0]).intersection(*per[1:]) if per else set()
         ands = []
+
+        def term(e, w, b, v, c):
+            return f"({e}[{b}] == 1'b{v})" if c is None else f"(({e} == {max(w, c.bit_length(), 1)}'d{c}) == 1'b{v})"
         for inst in sorted(insts):
-            if all(b < per[i][inst][1] for i, (_, b, _) in enumerate(terms)):
-                ands.append(" & ".join(f"({per[i][inst][0]}[{b}] == 1'b{v})" for i, (_, b, v) in enumerate(terms)))
+            if all(b is None or b < per[i][inst][1] for i, (_, b, _, _) in enumerate(terms)):
+                ands.append(" & ".join(term(*per[i][inst], b, v, c) for i, (_, b, v, c) in enumerate(terms)))
         if not ands:
             return "expr term signals not in the flattened model"
         t.wit = t.prove = [conds.add(any_of(ands))]
@@ -453,7 +466,7 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
             if t.reason:
                 rep.verdicts[t.key] = Verdict(t.key, t.desc, "undecided", reason=t.reason)
                 continue
-            v = _one(t, runner, mode == "normal", vec)
+            v = _one(t, runner, True, vec)
             if v.status == "unreachable" and withdrawn:
                 v = Verdict(t.key, t.desc, "undecided", reason=f"proof withdrawn: {withdrawn}", seconds=v.seconds)
             rep.verdicts[t.key] = v
@@ -487,7 +500,7 @@ def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_l
         rep.error = err
         return err, [], None, ""
     mode, why = mode_of(model, clock)
-    rep.mode = mode
+    rep.mode, rep.clocks = mode, _clock_inputs(model, ports)
     if why:
         rep.notes.append(f"clk2fflogic mode: {why}")
     conds, exposed, check_idx = _conditions(targets, {p.key: p for p in points}, flags, checks, fsms, model,

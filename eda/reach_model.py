@@ -53,12 +53,18 @@ def toggle_of(comment: str):
     return m.group(1), idx[0] if idx else 0, d
 
 
-_TERM = re.compile(rf"^(?:({IDENT})(?:\[(\d+)\])?|(\d+)'s?([hdb])([0-9a-fA-F_]+))==([01])$")
+_CONST = r"(\d+)'s?([hdb])([0-9a-fA-F_]+)"
+_TERM = re.compile(rf"^(?:({IDENT})(?:\[(\d+)\])?|{_CONST}|\(({IDENT}) == {_CONST}\))==([01])$")
+
+
+def _const(width, base, digits) -> int:
+    return int(digits.replace("_", ""), {"h": 16, "d": 10, "b": 2}[base])
 
 
 def expr_terms(comment: str):
-    """'(a==1 && b[2]==0) => 1' -> [('a', 0, 1), ('b', 2, 0)]; a constant term that cannot hold -> None in
-    the list ([None] means impossible); None when a term is anything else (a comparison, an operator)."""
+    """'(a==1 && b[2]==0) => 1' -> [('a', 0, 1, None), ('b', 2, 0, None)]; '(x == 32'sh3b)==1' -> ('x', None, 1,
+    59); a constant term that cannot hold -> None in the list ([None] means impossible); None when a term is
+    anything else (another operator)."""
     m = re.match(r"^\((.*)\) => [01]$", comment.strip())
     if not m:
         return None
@@ -67,12 +73,13 @@ def expr_terms(comment: str):
         tm = _TERM.match(t.strip())
         if not tm:
             return None
+        val = int(tm.group(10))
         if tm.group(1):
-            out.append((tm.group(1), int(tm.group(2) or 0), int(tm.group(6))))
-        else:
-            v = int(tm.group(5).replace("_", ""), {"h": 16, "d": 10, "b": 2}[tm.group(4)])
-            if (v != 0) != bool(int(tm.group(6))):
-                out.append(None)
+            out.append((tm.group(1), int(tm.group(2) or 0), val, None))
+        elif tm.group(6):
+            out.append((tm.group(6), None, val, _const(*tm.group(7, 8, 9))))
+        elif (_const(*tm.group(3, 4, 5)) != 0) != bool(val):
+            out.append(None)
     return out
 
 

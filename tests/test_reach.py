@@ -73,8 +73,8 @@ def test_random_misses_the_code_and_formal_finds_a_witness_that_replays(decided)
     writes = [(c["wr"], c["data"]) for c in v.vectors]
     assert (1, 0xC3) in writes and (1, 0xA5) in writes     # the two bytes, in the trace
     assert v.vectors[0]["rst_n"] == 0                      # it starts with the testbench's reset
-    text, hits = reach_replay.confirm(SRC, "lock", ports, {p.key: v.vectors}, clock="clk")
-    assert "lock uut(" in text and "+w=0" in " ".join(hits[p.key]["plusargs"])
+    texts, hits = reach_replay.confirm(SRC, "lock", ports, {p.key: v.vectors}, clock="clk")
+    assert len(texts) == 1 and "lock uut(" in texts[0] and "+w=0" in " ".join(hits[p.key]["plusargs"])
     assert hits[p.key]["hit"] and hits[p.key]["status"] == "pass"
 
 

@@ -22,7 +22,7 @@ from .records import _state, _union
 
 FILE = "formal.json"
 SUITE_FILE = "formal.sv"
-VERSION = 1
+VERSION = 2
 
 
 def fingerprint(task, sources: dict, open_keys, cfg: CoverConfig) -> str:
@@ -67,26 +67,34 @@ def run_formal(task, out: Path, cfg: CoverConfig, store, log=print, limits=None)
                        fsms, cfg.formal_budget_s, cfg.formal_point_s) if keys else reach.Report()
     decide_s = time.monotonic() - t0
     wit = {k: v.vectors for k, v in rep.verdicts.items() if v.status == "witness"}
-    text, hits = reach_replay.confirm(sources, task.top, task.ports, wit, task.clock, task.period_ns, fsms, limits)
+    texts, hits = reach_replay.confirm(sources, task.top, task.ports, wit, task.clock, task.period_ns, fsms, limits,
+                                      phases=rep.clocks if rep.mode == "fflogic" else None)
     verdicts = {}
     for k, v in rep.verdicts.items():
         d = v.to_dict()
         if k in hits:
-            d["replay"] = {x: hits[k][x] for x in ("hit", "plusargs", "status", "diagnostics")}
+            d["replay"] = {x: hits[k][x] for x in ("hit", "part", "plusargs", "status", "diagnostics")}
             if not hits[k]["hit"]:
                 d.update(status="undecided", reason=f"witness ({v.method}, {v.bound}) rejected: its replay "
                                                     f"({hits[k]['status']}) did not reach the point")
         verdicts[k] = d
-    runs = [{"key": k, "plusargs": h["plusargs"], "points": h["points"]} for k, h in hits.items() if h["hit"]]
+    runs = [{"key": k, "file": suite_name(h["part"]), "plusargs": h["plusargs"], "points": h["points"]}
+            for k, h in hits.items() if h["hit"]]
     data = {"fingerprint": fingerprint(task, sources, keys, cfg), "date": time.strftime("%Y-%m-%d"),
             "open": len(keys), "mode": rep.mode, "error": rep.error, "notes": rep.notes,
             "decide_s": round(decide_s, 2), "seconds": round(time.monotonic() - t0, 2),
-            "budget_s": cfg.formal_budget_s, "point_s": cfg.formal_point_s, "text": text, "runs": runs,
+            "budget_s": cfg.formal_budget_s, "point_s": cfg.formal_point_s,
+            "files": {suite_name(i): t for i, t in enumerate(texts)}, "runs": runs,
             "witness_rejected": sum(1 for h in hits.values() if not h["hit"]), "verdicts": verdicts}
     data["counts"] = _counts(data)
     atomic_write(Path(out) / FILE, json.dumps(data, indent=1))
     log(f"formal phase: {len(keys)} open point(s) in {data['seconds']:.0f} s: {data['counts']}")
     return data
+
+
+def suite_name(part: int) -> str:
+    """suite/formal.sv, formal_2.sv, ...: one file per replay build."""
+    return SUITE_FILE if part == 0 else f"formal_{part + 1}.sv"
 
 
 def _counts(data) -> dict:
@@ -120,7 +128,7 @@ def merge(data, db: cov.CoverageDB, by: dict, first: dict, rows: list):
         db.add(pts)
         by["formal"].add(pts)
         for k in _covered(pts) - set(first):
-            first[k] = ("formal", " ".join(r["plusargs"]))
+            first[k] = ("formal", f"{r['file']} {' '.join(r['plusargs'])}")
 
 
 def statuses(db: cov.CoverageDB, first: dict, data) -> list:

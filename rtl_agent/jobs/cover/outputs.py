@@ -87,13 +87,13 @@ def _write_suite(suite: Path, task, sims, db, fdata=None) -> list:
         f = suite / name
         if not f.exists() or f.read_text() != s["text"]:
             f.write_text(s["text"])
-    if fdata and fdata.get("runs"):
-        keep.add(fm.SUITE_FILE)
-        manifest += [{"file": fm.SUITE_FILE, "plusargs": r["plusargs"], "sim": None, "origin": "formal"}
-                     for r in fdata["runs"]]
-        f = suite / fm.SUITE_FILE
-        if not f.exists() or f.read_text() != fdata["text"]:
-            f.write_text(fdata["text"])
+    for r in (fdata or {}).get("runs", []):          # the formal phase's confirmed witnesses (suite/formal*.sv)
+        manifest.append({"file": r["file"], "plusargs": r["plusargs"], "sim": None, "origin": "formal"})
+        if r["file"] not in keep:
+            keep.add(r["file"])
+            f = suite / r["file"]
+            if not f.exists() or f.read_text() != fdata["files"][r["file"]]:
+                f.write_text(fdata["files"][r["file"]])
     for f in [*suite.glob("*.sv"), *suite.glob("*.py")]:
         if f.name not in keep:
             f.unlink()
