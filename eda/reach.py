@@ -7,7 +7,10 @@
 How (every tool process through eda.sandbox.run, under the budget):
  1. Yosys reads the DUT (`read_verilog -sv; hierarchy -top T; write_rtlil`, before `proc`); each open
     line/branch point is mapped onto the arm of a process decision tree by its source position and gets
-    a flag wire (eda.reach_rtlil); toggles and FSM points need no instrumentation.
+    a flag wire (eda.reach_rtlil; a `?:` branch point: its $ternary select under the narrowest enclosing
+    arm); toggles (also of array elements, `mem[i][b]`), FSM points and expr points (terms that are signal
+    bits, constants or `sig == const`, on signals no process assigns with `=`) are conditions of the
+    wrapper; a hierarchy Verilator merged (`uut.CLA*`) stands for the OR over its instances.
  2. Yosys: `proc; flatten; memory`, then `expose` the flags and the internal signals the toggle and FSM
     targets read (the FSM state registers of eda.fsm), and `write_json` (ports; flip-flop clocks).
     One clock, all flip-flops on its rising edge: normal mode (`async2sync`, a model step is a clock
@@ -98,12 +101,16 @@ def _flags(mods, points, open_pts):
     ({module: [lines]}, {key: flattened flag name}, {key: why not mapped})."""
     adds, names, why = {}, {}, {}
     covered = [p for p in points if p.type in ("line", "branch") and p.count > 0][:CHECK]
-    for j, p in enumerate([q for q in open_pts if q.type in ("line", "branch")] + covered):
+    for j, p in enumerate([q for q in open_pts if q.type in ("line", "branch", "expr")] + covered):
         found, reason = [], ""
         for m in mods:
             if rt.base_name(m.name) != p.module and p.module:
                 continue
-            loc, reason = rt.locate(m, p, points)
+            if p.type == "expr":            # the arm the expression is evaluated in (none: always)
+                arm, _ = rt.expr_context(m, p, points)
+                loc, reason = (arm, "") if arm else (None, "")
+            else:
+                loc, reason = rt.locate(m, p, points)
             if loc:
                 found.append((m, loc))
         if not found:
@@ -247,7 +254,7 @@ def _const_outputs(aig: Path) -> set:
     return {i for i, x in enumerate(outs) if x.strip() == b"0"}
 
 
-def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozenset()):
+def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozenset(), signed: set = frozenset()):
     """Targets for the open points, the flag processes, and the internal signals to expose:
     (targets, additions, {flattened name: role}, {key: flag name})."""
     adds, flags, why = _flags(mods, points, open_pts)
@@ -278,11 +285,15 @@ def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozens
             terms = expr_terms(p.comment)
             if terms is None:
                 t.reason = "expr point with terms other than signal bits and constants"
+            elif any(x and x[3] is not None and x[0] in signed for x in terms):
+                t.reason = "expr term compares a signal declared signed"
             elif any(x and x[0] in blocking for x in terms):
                 t.reason = "expr term on a signal assigned with `=` in procedural code (its value there is not the wire's)"
             for x in (terms or []) if not t.reason else []:
                 if x and _prefix(p.hier) + x[0] not in top_ports:
                     expose[_prefix(p.hier) + x[0]] = "signal"
+            if not t.reason and p.key in flags:
+                expose[flags[p.key]] = "flag"           # the arm it is evaluated in
         else:
             t.reason = f"{p.type} points have no formal target"
         targets.append(t)
@@ -290,6 +301,14 @@ def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozens
     for name in checks.values():
         expose[name] = "flag"
     return targets, adds, expose, flags, checks
+
+
+def _signed(text: str) -> set:
+    """Names declared `signed` (anywhere: a comparison term on one is not decided)."""
+    out = set()
+    for m in re.finditer(r"\bsigned\b([^;()]*)", text):
+        out.update(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", re.sub(r"\[[^\]]*\]", " ", m.group(1))))
+    return out
 
 
 def _fsm_points(fsms) -> dict:
@@ -366,11 +385,16 @@ def _condition(t, p, conds, sigs, any_of, flags, fsm_of, fflogic) -> str:
             t.wit = t.prove = [conds.add("1'b0")]         # a constant term that cannot hold
             return ""
         per = [sigs(pre, n) for n, _, _, _ in terms]
+        if t.key in flags:                                  # the arm the expression is evaluated in
+            per.append({k: (e, 1) for k, (e, _) in sigs(pre, flags[t.key].rsplit(".", 1)[-1]).items()})
+            terms = terms + [("arm", 0, 1, None)]
         insts = set(per[0]).intersection(*per[1:]) if per else set()
         ands = []
 
         def term(e, w, b, v, c):
-            return f"({e}[{b}] == 1'b{v})" if c is None else f"(({e} == {max(w, c.bit_length(), 1)}'d{c}) == 1'b{v})"
+            if c is None:
+                return f"({e}[{b}] == 1'b{v})"
+            return f"(({e} {c[0]} {max(w, c[1].bit_length(), 1)}'d{c[1]}) == 1'b{v})"
         for inst in sorted(insts):
             if all(b is None or b < per[i][inst][1] for i, (_, b, _, _) in enumerate(terms)):
                 ands.append(" & ".join(term(*per[i][inst], b, v, c) for i, (_, b, v, c) in enumerate(terms)))
@@ -492,8 +516,9 @@ def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_l
         return err, [], None, ""
     mods = rt.parse(pre)
     declared = {p.name for p in ports}
+    text = "\n".join(str(t) for t in sources.values())
     targets, adds, expose, flags, checks = _plan(mods, points, open_pts, fsms, declared,
-                                                 blocking_targets("\n".join(str(t) for t in sources.values())))
+                                                 blocking_targets(text), _signed(text))
     (folder / "inst.il").write_text(rt.instrument(pre, mods, adds))
     model, err = _model(folder, top, [n for n in expose if n not in declared], deadline)
     if err:

@@ -54,7 +54,7 @@ def toggle_of(comment: str):
 
 
 _CONST = r"(\d+)'s?([hdb])([0-9a-fA-F_]+)"
-_TERM = re.compile(rf"^(?:({IDENT})(?:\[(\d+)\])?|{_CONST}|\(({IDENT}) == {_CONST}\))==([01])$")
+_TERM = re.compile(rf"^(?:({IDENT})(?:\[(\d+)\])?|{_CONST}|\(({IDENT}) (==|!=|<|>|<=|>=) {_CONST}\))==([01])$")
 
 
 def _const(width, base, digits) -> int:
@@ -63,7 +63,7 @@ def _const(width, base, digits) -> int:
 
 def expr_terms(comment: str):
     """'(a==1 && b[2]==0) => 1' -> [('a', 0, 1, None), ('b', 2, 0, None)]; '(x == 32'sh3b)==1' -> ('x', None, 1,
-    59); a constant term that cannot hold -> None in the list ([None] means impossible); None when a term is
+    ('==', 59)) (also != < > <= >=, compared unsigned: a signal declared signed is refused); a constant term that cannot hold -> None in the list ([None] means impossible); None when a term is
     anything else (another operator)."""
     m = re.match(r"^\((.*)\) => [01]$", comment.strip())
     if not m:
@@ -73,11 +73,11 @@ def expr_terms(comment: str):
         tm = _TERM.match(t.strip())
         if not tm:
             return None
-        val = int(tm.group(10))
+        val = int(tm.group(11))
         if tm.group(1):
             out.append((tm.group(1), int(tm.group(2) or 0), val, None))
         elif tm.group(6):
-            out.append((tm.group(6), None, val, _const(*tm.group(7, 8, 9))))
+            out.append((tm.group(6), None, val, (tm.group(7), _const(*tm.group(8, 9, 10)))))
         elif (_const(*tm.group(3, 4, 5)) != 0) != bool(val):
             out.append(None)
     return out

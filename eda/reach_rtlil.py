@@ -182,6 +182,14 @@ def _cond(mod: Module, point, all_points):
         tern = [t for t in tern if _inside((point.line, point.column), t[0])]
     if len(tern) != 1:
         return None, f"{len(tern)} ?: cells at {point.file}:{point.line} (need exactly one)"
+    arm = context(mod, point, all_points)
+    return (("cond", tern[0][1], 1 if point.comment == "cond" else 0, arm), None), None
+
+
+def context(mod: Module, point, all_points):
+    """The narrowest mapped if/else/case arm whose lines hold the point's line, among switches that start on an
+    earlier line (so a wider arm at worst: a condition under it then holds more often, a proof stays sound);
+    None: none (a continuous assign, or the always block's top level: always evaluated)."""
     best = None
     for q in all_points:
         if (q.file != point.file or q.type not in ("line", "branch") or q.comment not in ("if", "elsif", "else", "case")
@@ -192,7 +200,7 @@ def _cond(mod: Module, point, all_points):
             span = (max(q.lines) - min(q.lines), -q.line)
             if best is None or span < best[0]:
                 best = (span, loc)
-    return (("cond", tern[0][1], 1 if point.comment == "cond" else 0, best[1] if best else None), None), None
+    return best[1] if best else None
 
 
 def flag_process(name: str, sw, index) -> str:
@@ -230,3 +238,16 @@ def instrument(text: str, mods: list, additions: dict) -> str:
         if add:
             lines[m.end:m.end] = add
     return "\n".join(lines) + "\n"
+
+
+def expr_context(mod: Module, point, all_points):
+    """For an expr point: (arm, found). The condition of an `if`/`case` on the point's line (the switch starts
+    there, at or before the point's column) is evaluated where that switch sits: the arm of its parent (None:
+    the process top, always). Otherwise the narrowest enclosing arm (`context`)."""
+    own = [sw for sw in mod.switches if sw.src and sw.src[0] == point.file and sw.src[1] == point.line
+           and sw.src[2] <= point.column]
+    if own:
+        sw = max(own, key=lambda x: x.src[2])
+        return (sw.path[-1] if sw.path else None), True
+    arm = context(mod, point, all_points)
+    return arm, arm is not None

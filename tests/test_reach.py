@@ -109,3 +109,17 @@ def test_unreadable_design_is_undecided_with_the_reason():
                        clock="clk", budget_s=20)
     v = rep.verdicts["k1"]
     assert v.status == "undecided" and "Yosys cannot read" in v.reason and rep.error
+
+
+def test_point_comments_parse_into_targets():
+    from eda.reach_model import blocking_targets, expr_terms, toggle_of
+    assert toggle_of("st[1]:0->1") == ("st", 1, "up") and toggle_of("bad:1->0") == ("bad", 0, "down")
+    assert toggle_of("mem[2][5]:1->0") == ("mem[2]", 5, "down")          # an array element's wire
+    assert expr_terms("(a==1 && b[2]==0) => 1") == [("a", 0, 1, None), ("b", 2, 0, None)]
+    assert expr_terms("((m == 32'sh3b)==1) => 1") == [("m", None, 1, ("==", 59))]
+    assert None in expr_terms("(g==0 && 32'sh0==1) => 1")               # a constant term that cannot hold
+    assert expr_terms("((i > 5'h0)==0) => 0") == [("i", None, 0, (">", 0))]
+    assert expr_terms("((a + b)==1) => 0") is None                        # other operators: no target
+    # terms on signals a process assigns with `=` are refused (the value there is not the wire's)
+    text = "assign c = a,\n  d = b;\nalways @* begin x = a; y <= b; end\n"
+    assert blocking_targets(text) == {"x"}
