@@ -19,9 +19,10 @@ How (every tool process through eda.sandbox.run, under the budget):
  3. The wrapper of eda.reach_model (reset forced in the first frame(s), outputs masked there) is
     exported twice as AIGER: prove.aig with uninitialised registers free (`write_aiger -zinit`) and X
     values free (`setundef -anyseq`), wit.aig with them zero (as Verilator starts).
- 4. Per target, ABC on one output at a time (`cone -O k -a`): `pdr` on prove.aig -- "Property proved"
-    is a waiver (method abc-pdr, unbounded: no input sequence from reset reaches the point); else a
-    witness by `bmc3` (BOUND frames) then `pdr` on wit.aig, its counterexample read back per cycle.
+ 4. Per target, ABC on one output at a time (`cone -O k -a`): a shallow witness by `bmc3` (BOUND frames)
+    on wit.aig; then `pdr -a` on prove.aig -- "Proved" is a waiver (method abc-pdr, unbounded: no input
+    sequence from reset reaches the point); then a deep witness by `pdr` on wit.aig; a counterexample is
+    read back per cycle.
     Anything else within the point's time is undecided, with the reason.
 A proof is only as good as the point's mapping: every covered line/branch point mapped the same way is
 checked too (up to CHECK of them), and if one of those is "proven unreachable" the design's proofs are
@@ -440,8 +441,21 @@ class _Runner:
 
 
 def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
-    """Proof first (pdr on prove.aig, each prove output), then a witness (bmc3, then pdr, on wit.aig)."""
+    """A shallow witness first (bmc3 on wit.aig: most holes random missed are a few cycles deep), then the
+    proof (pdr on prove.aig, each prove output), then a deep witness (pdr on wit.aig)."""
     t0, notes = time.monotonic(), []
+
+    def witness(engine, share):
+        for o in t.wit if witness_ok else []:
+            st, frame, cex, note = abc("wit.aig", o, engine, share)
+            if st == "cex":
+                return Verdict(t.key, t.desc, "witness", f"abc-{engine}", f"{frame + 1} cycles",
+                               vectors=vec(cex), seconds=time.monotonic() - t0)
+            notes.append(note)
+        return None
+    v = witness("bmc3", 0.15)
+    if v:
+        return v
     for o in t.prove:
         st, _, _, note = abc("prove.aig", o, "pdr-a", 0.4 / len(t.prove))
         if st == "proved":
@@ -450,17 +464,8 @@ def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
                            note or "pdr: property proved from reset (inputs free every cycle, reset forced in the "
                                    "first cycle, uninitialised registers and X values free)", seconds=time.monotonic() - t0)
         notes.append(f"proof: {note}" if note else "proof: a trace exists when registers start free")
-    if not witness_ok:
-        return Verdict(t.key, t.desc, "undecided", reason="; ".join(notes + ["no witness search in clk2fflogic mode"]),
-                       seconds=time.monotonic() - t0)
-    for o in t.wit:
-        for engine, share in (("bmc3", 0.2), ("pdr", 0.4)):
-            st, frame, cex, note = abc("wit.aig", o, engine, share)
-            if st == "cex":
-                return Verdict(t.key, t.desc, "witness", f"abc-{engine}", f"{frame + 1} cycles",
-                               vectors=vec(cex), seconds=time.monotonic() - t0)
-            notes.append(note)
-    return Verdict(t.key, t.desc, "undecided", reason="; ".join(n for n in notes if n), seconds=time.monotonic() - t0)
+    v = witness("pdr", 0.45)
+    return v or Verdict(t.key, t.desc, "undecided", reason="; ".join(n for n in notes if n), seconds=time.monotonic() - t0)
 
 
 def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=None, active_low=False, fsms=(),

@@ -3,7 +3,7 @@
 Verilator coverage (eda.reach_replay); a witness counts only when its replay hits its point.
 
 Results live in formal.json in the run folder, keyed by a fingerprint of what they were computed from (the
-DUT, the open points, the formal settings): write_outputs merges them only while the fingerprint still
+DUT, the open points, the formal settings, the source of eda/reach*.py): write_outputs merges them only while the fingerprint still
 matches the union of the committed simulations, and a resumed run reuses them instead of recomputing.
 The witness stimulus is suite/formal.sv (as simulated); the manifest lists its accepted +w=N runs."""
 from __future__ import annotations
@@ -25,8 +25,16 @@ SUITE_FILE = "formal.sv"
 VERSION = 2
 
 
+def _code() -> str:
+    """The formal engine's own source (eda/reach*.py): results of another version are not reused."""
+    h = hashlib.sha256()
+    for f in sorted(Path(reach.__file__).parent.glob("reach*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def fingerprint(task, sources: dict, open_keys, cfg: CoverConfig) -> str:
-    data = {"v": VERSION, "top": task.top, "sources": sources, "open": sorted(open_keys),
+    data = {"v": VERSION, "code": _code(), "top": task.top, "sources": sources, "open": sorted(open_keys),
             "budget": cfg.formal_budget_s, "point": cfg.formal_point_s, "clock": task.clock, "reset": task.reset}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
