@@ -9,6 +9,9 @@ drawn before any update, is identical in both). Per step: valid-candidate rate a
                                                 # (~40 min on 2 idle cores; longer when the machine is shared)
     .venv/bin/python bench/ttt_vs_frozen.py --tasks adder16 --seeds 1 --steps 2   # a quick look
 
+On the headroom tasks (designs with a proven better design) at the optimize defaults, the same comparison is
+`bench/find_rate.py --frozen` (bench/results/ttt_vs_frozen_headroom.md), which reuses this module's statistics.
+
 Writes bench/results/ttt_vs_frozen.{csv,md,png}. Runs live in runs/ttt_vs_frozen_g2t128/<task>-<mode>-s<seed>
 and are resumed, so an interrupted benchmark continues where it stopped.
 """
