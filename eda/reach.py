@@ -178,11 +178,14 @@ def _clock_inputs(mod: dict, ports) -> list:
 def _export(folder: Path, wrap: str, fflogic: bool, deadline: float) -> str:
     """prove.aig/.map and wit.aig/.map; an error message or ''."""
     (folder / "wrap.v").write_text(wrap)
-    def tail(fix):      # techmap can make new x bits (out-of-range $shiftx, $pmux defaults): fixed again after it
-        return f"{fix}\ntechmap\nopt -fast\n{fix}\ntechmap\nopt -fast\ndffunmap\naigmap\nopt_clean\n"
+    def tail(fix, opt="opt -fast"):     # techmap can make new x bits (out-of-range $shiftx, $pmux defaults): fixed again
+        return f"{fix}\ntechmap\n{opt}\n{fix}\ntechmap\n{opt}\ndffunmap\naigmap\nopt_clean\n"
+    # prove.aig: no opt_dff (it may give a register without an initial value the constant it would hold, which
+    # would make "uninitialised registers free" untrue) and no don't-care rewriting (-keepdc)
+    keep = "opt_expr -keepdc\nopt_clean"
     script = ("read_rtlil model.il\nread_verilog -sv wrap.v\nhierarchy -top rtla_reach\nproc\nflatten\nopt_clean\n"
               + ("clk2fflogic\n" if fflogic else "async2sync\n") + "design -save base\nsetundef -undriven -zero\n"
-              + tail("setundef -anyseq") + "write_aiger -zinit -map prove.map prove.aig\n"
+              + tail("setundef -anyseq", keep) + "write_aiger -zinit -map prove.map prove.aig\n"
               + "design -load base\nsetundef -undriven -zero\nsetundef -zero -init\n" + tail("setundef -zero")
               + "write_aiger -zinit -map wit.map wit.aig\n")
     r = _yosys(folder, "export.ys", script, deadline)
