@@ -182,7 +182,7 @@ def _export(folder: Path, wrap: str, fflogic: bool, deadline: float) -> str:
         return f"{fix}\ntechmap\n{opt}\n{fix}\ntechmap\n{opt}\ndffunmap\naigmap\nopt_clean\n"
     # prove.aig: no opt_dff (it may give a register without an initial value the constant it would hold, which
     # would make "uninitialised registers free" untrue) and no don't-care rewriting (-keepdc)
-    keep = "opt_expr -keepdc\nopt_clean"
+    keep = "opt_expr -keepdc\nopt_merge\nopt_clean"
     script = ("read_rtlil model.il\nread_verilog -sv wrap.v\nhierarchy -top rtla_reach\nproc\nflatten\nopt_clean\n"
               + ("clk2fflogic\n" if fflogic else "async2sync\n") + "design -save base\nsetundef -undriven -zero\n"
               + tail("setundef -anyseq", keep) + "write_aiger -zinit -map prove.map prove.aig\n"
