@@ -7,7 +7,7 @@ import pytest
 
 from rtl_agent.jobs.optimize import OptimizeConfig
 from rtl_agent.jobs.optimize.actions import KINDS, Bandit, decl_head, decl_targets, parse_kinds, split
-from rtl_agent.jobs.optimize.env import OptimizeEnv
+from rtl_agent.jobs.optimize.env import OptimizeEnv, bandit_reward
 from rtl_agent.noise import perturbations, rename, swap
 from training.rows import Context
 
@@ -93,3 +93,10 @@ def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     assert "wire [8:0] inc;" in cand.value["code"] and cand.value["applied"]
     spec = e._spec_group(g.parent, 2)
     assert spec.info["action_kind"] == "spec" and "Current design" not in spec.prompt[-1]["content"]
+
+
+def test_a_copy_of_the_parent_earns_the_bandit_nothing():
+    from rtl_agent.jobs.optimize.config import PENALTIES
+    from training.rows import Row
+    dup, lint = Row("x", -0.3, "duplicate", "duplicate"), Row("y", -0.8, "fail", "lint")
+    assert bandit_reward(dup, PENALTIES) == -1.0 < bandit_reward(lint, PENALTIES) == -0.8

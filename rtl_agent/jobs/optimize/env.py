@@ -349,7 +349,7 @@ class OptimizeEnv(Environment):
             kind = (g.info or {}).get("action_kind")
             for row in rows:
                 if kind:
-                    self.bandit.update(kind, row.reward, row.failed is None,
+                    self.bandit.update(kind, bandit_reward(row, self.cfg.penalties), row.failed is None,
                                        row.failed is None and self.noise.above(row.payload.get("ratio")))
         return out
 
@@ -385,6 +385,13 @@ class OptimizeEnv(Environment):
 
     def committed(self, ctx: Context, step: int, rows: list, store: RunStore):
         write_outputs(self.dir, store)
+
+
+def bandit_reward(row: Row, penalties: dict) -> float:
+    """What a kind earns for the bandit: the row's reward, but a copy of the parent earns the worst penalty.
+    Its own -0.3 (mild, so the policy is not pushed into broken designs) made `decl`, whose small-model answers
+    mostly repeat the old width, the bandit's favourite on wide_count (bench/results/find_rate.md)."""
+    return penalties.get("extract", -1.0) if row.status == "duplicate" else row.reward
 
 
 def _join(src: dict) -> str:
