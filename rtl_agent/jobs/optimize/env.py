@@ -246,15 +246,7 @@ class OptimizeEnv(Environment):
             return Group(msgs, self.cfg.group, sid, self._prefill("full", spec=True),
                          {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
         action = self.cfg.edit
-        built = {}
-
-        def fits(view):
-            msgs = prompts.edit_prompt(t.spec, view, p.get("report"), t.top, action)
-            built[id(view)] = msgs
-            n, budget = self._fits(msgs)
-            return n <= budget
-        view = focus.choose(p["code"], t.top, p.get("report"), fits)
-        msgs = built.get(id(view)) or prompts.edit_prompt(t.spec, view, p.get("report"), t.top, action)
+        view, msgs = self._view(p, action)
         if view.mode == "focus":
             action = "diff"            # a region is edited, never rewritten whole
         n, budget = self._fits(msgs)
