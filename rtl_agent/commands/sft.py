@@ -33,15 +33,17 @@ def register(sub):
     p.add_argument("--out", required=True, metavar="ADAPTER", help="output folder (the adapter)")
     p.add_argument("--model", default="default", help="base model (default: bundled SmolLM2-135M)")
     p.add_argument("--per-family", type=int, default=3, help="generated designs per family (0: none; default 3)")
-    p.add_argument("--kind", choices=("jobs", "improve"), default="jobs",
+    p.add_argument("--kind", choices=("jobs", "improve", "witness"), default="jobs",
                    help="jobs: the pairs of every job's format (default); improve: design + EDA report -> a better "
                    "design, from generated families whose variants differ in PPA, each proven and measured "
-                   "(rtl_agent/jobs/sft/improve.py; kinds improve-full, improve-diff, improve-line)")
+                   "(rtl_agent/jobs/sft/improve.py; kinds improve-full, improve-diff, improve-line); witness: the cover "
+                   "job's hole prompt -> a formal witness as stimulus that its replay shows reaching the named hole, plus "
+                   "the stim pairs (rtl_agent/jobs/sft/witness.py; kinds stim, witness)")
     p.add_argument("--min-ratio", type=float, default=1.10,
                    help="--kind improve: least PPA ratio worse/better of a pair (default 1.10)")
     p.add_argument("--families", default=None,
                    help="generated families: base (the bundled adapter's 23), all (33), improve (those whose variants "
-                   "differ in PPA), every, or a comma list (default base; improve with --kind improve)")
+                   "differ in PPA), every, or a comma list (default base; improve with --kind improve; every with --kind witness)")
     p.add_argument("--rename", type=float, default=0.0, metavar="SHARE",
                    help="share of generated designs' ports given other names, 0..1 (default 0; run v5 used 0.35)")
     p.add_argument("--no-tasks", dest="tasks", action="store_false", help="leave the project's tasks out")
@@ -88,6 +90,9 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
         from rtl_agent.jobs.sft.improve import generated_improve
         pairs, meta["improve"] = generated_improve(args.seed, args.per_family, args.pdk, args.workers, log,
                                                    args.families, args.min_ratio)
+    elif kind == "witness":
+        from rtl_agent.jobs.sft.witness import generated_witness
+        pairs, meta["witness"] = generated_witness(args.seed, args.per_family, args.families, log)
     elif args.per_family:
         got, meta["generated"] = sft_data.generated(args.seed, args.per_family, args.pdk, args.workers, log,
                                                       args.families, args.rename)
@@ -152,11 +157,12 @@ def run(args) -> int:
     if not 0 <= args.rename <= 1:
         raise ValueError("--rename must be a share between 0 and 1")
     from rtl_agent.jobs.sft.generator import family_names
-    improve = getattr(args, "kind", "jobs") == "improve"
+    kind = getattr(args, "kind", "jobs")
     if args.families is None:
-        args.families = "improve" if improve else "base"
+        args.families = {"improve": "improve", "witness": "every"}.get(kind, "base")
     if args.kinds is None:
-        args.kinds = "improve-full,improve-diff,improve-line" if improve else "rtl,edit-diff,edit-full,edit-line,stim"
+        args.kinds = {"improve": "improve-full,improve-diff,improve-line",
+                      "witness": "stim,witness"}.get(kind, "rtl,edit-diff,edit-full,edit-line,stim")
     family_names(args.families)             # an unknown family fails before any EDA run
     out = Path(args.out)
     console = Console()
