@@ -95,6 +95,28 @@ def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     assert spec.info["action_kind"] == "spec" and "Current design" not in spec.prompt[-1]["content"]
 
 
+def test_a_small_context_keeps_the_design_whole_with_a_brief_report(env):
+    """A 1024-token window (a small served model): the path and cell lines go before the design does,
+    and the prefill, which the server counts as input, is inside the budget."""
+    from rtl_agent.policy.base import Policy
+    e, _ = env
+    root = e.pool_[e.pool_.root]
+    small = type("Small", (Policy,), {"context_window": 1024, "prefill_ok": True})()
+    old, e.policy = e.policy, small
+    try:
+        wide = e._kind_group(root, e.pool_.root, 1, "rewrite", 1)
+        full = wide.prompt[-1]["content"]
+        small.context_window = wide.info["prompt_tokens"] + e.cfg.max_tokens + 16 - 20
+        g = e._kind_group(root, e.pool_.root, 1, "rewrite", 1)
+    finally:
+        e.policy = old
+    text = g.prompt[-1]["content"]
+    assert "Path (sta)" in full and "Path (sta)" not in text and "Cells by type" not in text
+    assert g.info["mode"] == "whole" and "Current design" in text
+    assert g.info["prompt_tokens"] <= g.info["budget"]
+    assert g.info["prompt_tokens"] == small.count_tokens(g.prompt + [{"role": "assistant", "content": g.prefill}])
+
+
 def test_a_copy_of_the_parent_earns_the_bandit_nothing():
     from rtl_agent.jobs.optimize.config import PENALTIES
     from training.rows import Row

@@ -99,6 +99,10 @@ def server():
 def test_against_real_vllm_server(server):
     pol = make_policy(f"openai:smol@{server}")
     assert pol.models() == ["smol"]
+    assert pol.context_window == 1024               # the server's --max-model-len, asked of /v1/models
+    msgs = [{"role": "user", "content": "What is the capital of France?"}]
+    (c,), = pol.sample([msgs], n=1, temperature=0, max_tokens=2)
+    assert pol.count_tokens(msgs) == len(c.prompt_token_ids)     # vLLM's /tokenize, chat template included
     out = pol.sample(["Name a logic gate.", [{"role": "user", "content": "What is the capital of France?"}]],
                      n=2, temperature=0.8, max_tokens=16, seed=5)
     assert len(out) == 2 and all(len(g) == 2 for g in out)

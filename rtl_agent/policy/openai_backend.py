@@ -30,7 +30,7 @@ class OpenAIPolicy(Policy):
     name = "openai"
 
     def __init__(self, model, base_url, api_key=None, timeout=120.0, retries=3, backoff=1.0,
-                 concurrency=4, logprobs=True, extra_body=None, context_window=8192, prefill=True):
+                 concurrency=4, logprobs=True, extra_body=None, context_window=None, prefill=True):
         self.model = model
         url = base_url.rstrip("/")
         if not url.startswith(("http://", "https://")):
@@ -47,7 +47,10 @@ class OpenAIPolicy(Policy):
         # Answer prefill through vLLM's continue_final_message (the last message is an unfinished
         # assistant turn); dropped, with a note, after the first 400 that names it.
         self.prefill_ok = bool(prefill)
-        self.context_window = int(context_window)     # not asked of the server; count_tokens estimates
+        # None: asked of the server on first use (vLLM's /v1/models gives max_model_len), else 8192
+        self._window = int(context_window) if context_window else None
+        self._counts: dict = {}
+        self._tokenize_ok = True
 
     def _post(self, path, body):
         url = self.base_url + path
@@ -146,11 +149,51 @@ class OpenAIPolicy(Policy):
         with ThreadPoolExecutor(self.concurrency) as ex:
             return list(ex.map(lambda p: self._one(p, *args), prompts))
 
-    def models(self) -> list:
-        """Model ids the server offers (GET /v1/models)."""
+    def _model_rows(self) -> list:
         req = urllib.request.Request(self.base_url + "/models", headers={"Authorization": f"Bearer {self.api_key}"})
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as r:
-                return [m["id"] for m in json.loads(r.read())["data"]]
+                return list(json.loads(r.read())["data"])
         except (urllib.error.URLError, OSError, ValueError, KeyError) as e:
             raise PolicyError(f"cannot list models at {self.base_url}: {e}") from None
+
+    def models(self) -> list:
+        """Model ids the server offers (GET /v1/models)."""
+        return [m["id"] for m in self._model_rows()]
+
+    @property
+    def context_window(self) -> int:
+        """The served model's max_model_len when the server says it (vLLM does), else 8192: a prompt
+        sized for a larger window than the server's is refused with HTTP 400."""
+        if self._window is None:
+            self._window = Policy.context_window
+            try:
+                for m in self._model_rows():
+                    if m.get("id") == self.model and m.get("max_model_len"):
+                        self._window = int(m["max_model_len"])
+            except PolicyError:
+                pass
+        return self._window
+
+    def count_tokens(self, messages) -> int:
+        """Exact count from vLLM's /tokenize (with the chat template) when the server has it; else the
+        base estimate. Cached: the prompt-fitting loop counts the same messages more than once."""
+        msgs = as_messages(messages)
+        key = json.dumps(msgs, sort_keys=True)
+        if key in self._counts:
+            return self._counts[key]
+        n = None
+        if self._tokenize_ok:
+            root = self.base_url[:-len("/v1")]
+            req = urllib.request.Request(root + "/tokenize", method="POST", data=json.dumps(
+                {"model": self.model, "messages": msgs, "add_generation_prompt": True}).encode(),
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key}"})
+            try:
+                with urllib.request.urlopen(req, timeout=min(self.timeout, 30)) as r:
+                    n = int(json.loads(r.read())["count"])
+            except (urllib.error.URLError, OSError, ValueError, KeyError, TypeError):
+                self._tokenize_ok = False      # not vLLM (or an old one): estimate from now on
+        if n is None:
+            n = super().count_tokens(msgs)
+        self._counts[key] = n
+        return n

@@ -23,10 +23,18 @@ def available() -> bool:
 
 def _cpu_share(gib=3.0) -> float:
     """The RAM share for weights + KV cache on a CPU: 3 GiB (a small model needs far less than vLLM's
-    usual share, and the machine is shared with the EDA tools and the trainer), at most 0.3."""
+    usual share, and the machine is shared with the EDA tools and the trainer), at most half. vLLM on CPU
+    takes the share of NUMA node 0 (it binds there), not of the whole machine: on a host with several
+    nodes a share of the total leaves no room for the KV cache."""
     import os
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return round(min(0.3, gib * 2 ** 30 / total), 3)
+    try:
+        with open("/sys/devices/system/node/node0/meminfo") as fh:
+            kb = next(int(ln.split()[-2]) for ln in fh if "MemTotal" in ln)
+        total = min(total, kb * 1024)
+    except (OSError, StopIteration, ValueError):
+        pass
+    return round(min(0.5, gib * 2 ** 30 / total), 3)
 
 
 def from_spec(rest: str, **opts) -> "VLLMPolicy":

@@ -17,8 +17,9 @@ DIFF_HOWTO = ("Answer with one or more SEARCH/REPLACE blocks in a ```verilog blo
               "```verilog\n<<<<<<< SEARCH\n  assign y = a * b;\n=======\n  assign y = a << 1;\n>>>>>>> REPLACE\n```")
 
 
-def report_summary(report: dict, max_diags=4, max_log=400) -> str:
-    """A few lines from a Report.to_dict(): status, PPA numbers, critical path, failing diagnostics."""
+def report_summary(report: dict, max_diags=4, max_log=400, brief=False) -> str:
+    """A few lines from a Report.to_dict(): status, PPA numbers, critical path, failing diagnostics.
+    brief: without the path's cells and the cell counts (a small context window keeps the design whole)."""
     if not report:
         return "No EDA report."
     lines = [f"Status: {report.get('status', '?')}"]
@@ -31,11 +32,11 @@ def report_summary(report: dict, max_diags=4, max_log=400) -> str:
             lines.append(f"Critical path ({name}): {data.get('startpoint')} -> {data.get('endpoint')}"
                          + (f", {data['delay_ns']:.3g} ns" if isinstance(data.get("delay_ns"), (int, float)) else ""))
         path = data.get("critical_path") or data.get("path")
-        if path:
+        if path and not brief:
             p = " -> ".join(map(str, path)) if isinstance(path, (list, tuple)) else _path_cells(str(path))
             lines.append(f"Path ({name}): {_clip(p, 400)}")
         cells = data.get("cell_types")
-        if cells:
+        if cells and not brief:
             top = sorted(cells.items(), key=lambda kv: -kv[1])[:10]
             lines.append(f"Cells by type ({name}, {data.get('cells', sum(cells.values()))} in all): "
                          + ", ".join(f"{k} {v}" for k, v in top))
@@ -73,7 +74,7 @@ def target_prefill(line: str, one_line: bool = True, keep_lhs: bool = False) -> 
 
 
 def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", goal="lower area*delay*power",
-                max_spec=1500) -> list:
+                max_spec=1500, brief=False) -> list:
     """Current design (a focus.View: the whole design or a region of it) + its EDA report -> a new
     design (action full), SEARCH/REPLACE edits (diff) or either (mixed). A focus view always asks for edits."""
     failing = report and report.get("status") not in (None, "pass")
@@ -92,7 +93,7 @@ def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", g
            "mixed": f"Either answer with the complete new module `{top}` in one ```verilog block, or with "
                     "SEARCH/REPLACE edits. " + DIFF_HOWTO}[action]
     user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n{shown}\n\n"
-            f"EDA report:\n{report_summary(report)}\n\n{what}\n{how}")
+            f"EDA report:\n{report_summary(report, brief=brief)}\n\n{what}\n{how}")
     system = SYSTEM if action == "full" else EDIT_SYSTEM
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 

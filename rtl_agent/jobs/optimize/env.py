@@ -86,10 +86,11 @@ class OptimizeEnv(Environment):
     def attach(self, policy):
         self.policy = policy
 
-    def _fits(self, msgs) -> tuple[int, int]:
-        """(prompt tokens, budget): the prompt must leave room for max_tokens of answer."""
+    def _fits(self, msgs, prefill: str = "") -> tuple[int, int]:
+        """(prompt tokens, budget): the prompt, with the answer's prefill (the server counts it as input),
+        must leave room for max_tokens of answer."""
         count, budget = prompt_budget(self.policy, self.cfg.max_tokens)
-        return count(msgs), budget
+        return count(msgs + [{"role": "assistant", "content": prefill}] if prefill else msgs), budget
 
     def _prefill(self, action: str, spec: bool = False, parent: str | None = None) -> str:
         if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
@@ -185,23 +186,33 @@ class OptimizeEnv(Environment):
 
     def _spec_group(self, sid, n: int) -> Group:
         t = self.task
-        msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
-        count, budget = self._fits(msgs)
-        return Group(msgs, n, sid, self._prefill("full", spec=True),
+        msgs, pre = prompts.rtl_prompt(t.spec, t.top, self.port_dirs), self._prefill("full", spec=True)
+        count, budget = self._fits(msgs, pre)
+        return Group(msgs, n, sid, pre,
                      {"mode": "spec", "prompt_tokens": count, "budget": budget, "action": "full", "action_kind": "spec",
                       "region": None})
 
     def _view(self, p: dict, action: str):
+        """The design whole with the full report; else whole with a brief report; else a focus region
+        (brief report) as large as fits. Room is kept for the largest prefill an action here can have."""
+        longest = max(p["code"].splitlines() or [""], key=len)
+        reserve = self._prefill(action, parent=p["code"]) + f"{longest}\n=======\n{longest}\n"
         built = {}
 
-        def fits(view):
-            msgs = prompts.edit_prompt(self.task.spec, view, p.get("report"), self.task.top, action)
-            built[id(view)] = msgs
-            n, budget = self._fits(msgs)
-            return n <= budget
-        view = focus.choose(p["code"], self.task.top, p.get("report"), fits)
-        return view, built.get(id(view)) or prompts.edit_prompt(self.task.spec, view, p.get("report"),
-                                                                  self.task.top, action)
+        def make(view, brief):
+            return prompts.edit_prompt(self.task.spec, view, p.get("report"), self.task.top, action, brief=brief)
+
+        def fits_with(brief):
+            def fits(view):
+                msgs = built[id(view)] = make(view, brief)
+                n, budget = self._fits(msgs, reserve)
+                return n <= budget
+            return fits
+        whole = focus.View("whole", p["code"], None, len(p["code"].splitlines()))
+        if fits_with(False)(whole):
+            return whole, built[id(whole)]
+        view = focus.choose(p["code"], self.task.top, p.get("report"), fits_with(True))
+        return view, built.get(id(view)) or make(view, True)
 
     def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
         """One group of n samples of one action kind (actions.py) on the parent `state`."""
@@ -213,7 +224,6 @@ class OptimizeEnv(Environment):
         if view.mode == "focus" and action == "full":      # a region is edited, never rewritten whole
             action, kind = "diff", "diff"
             view, msgs = self._view(p, action)
-        count, budget = self._fits(msgs)
         pre = self._prefill(action, parent=p["code"])
         stop, target, one_line = self._stop(action, pre), None, False
         if pre and kind in ("decl", "line"):
@@ -231,6 +241,7 @@ class OptimizeEnv(Environment):
                 stop = "\n" if one_line else ">>>>>>> REPLACE"
             else:
                 kind = "diff"
+        count, budget = self._fits(msgs, pre)
         return Group(msgs, n, sid, pre,
                      {"mode": view.mode, "prompt_tokens": count, "budget": budget, "action": action, "action_kind": kind,
                       "region": list(view.region) if view.region else None,
@@ -241,15 +252,14 @@ class OptimizeEnv(Environment):
     def _group(self, state, sid, seed=0) -> Group:
         t, p = self.task, state.payload
         if not p.get("code"):          # --from-spec root: write the design from the spec
-            msgs = prompts.rtl_prompt(t.spec, t.top, self.port_dirs)
-            n, budget = self._fits(msgs)
-            return Group(msgs, self.cfg.group, sid, self._prefill("full", spec=True),
+            msgs, pre = prompts.rtl_prompt(t.spec, t.top, self.port_dirs), self._prefill("full", spec=True)
+            n, budget = self._fits(msgs, pre)
+            return Group(msgs, self.cfg.group, sid, pre,
                          {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
         action = self.cfg.edit
         view, msgs = self._view(p, action)
         if view.mode == "focus":
             action = "diff"            # a region is edited, never rewritten whole
-        n, budget = self._fits(msgs)
         pre = self._prefill(action, parent=p["code"])
         target, stop = None, self._stop(action, pre)
         if pre and action == "diff":
@@ -261,6 +271,7 @@ class OptimizeEnv(Environment):
                 pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
                                                self.cfg.keep_lhs)
                 stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
+        n, budget = self._fits(msgs, pre)
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
                       "region": list(view.region) if view.region else None,
@@ -310,9 +321,9 @@ class OptimizeEnv(Environment):
             res = edits.apply_blocks(parent, edits.parse_blocks(text), region=region)
             if not res.applied and attempt is not None and retries < self.cfg.repair:
                 msgs = prompts.repair_prompt(attempt.prompt, text, res.error, res.closest)
-                n, budget = self._fits(msgs)
+                pre = self._prefill("diff")
+                n, budget = self._fits(msgs, pre)
                 if n <= budget:
-                    pre = self._prefill("diff")
                     return Retry(msgs, pre, self._stop("diff", pre))
             out.update(applied=res.applied, how=res.how, error=res.error)
             if res.applied:
