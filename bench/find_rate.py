@@ -64,8 +64,10 @@ def run_one(task: str, mode: str, seed: int, base: Path) -> dict:
         summ = optimize(cfg)
     except Exception as e:          # a task whose reference fails its flow: recorded, the bench goes on
         return {"task": task, "mode": mode, "seed": seed, "error": f"{type(e).__name__}: {e}"[:300]}
-    return {**collect(out), "task": task, "mode": mode, "seed": seed, "wall_s": round(time.time() - t0, 1),
-            "best_kind": summ.get("best_kind")}
+    got = {"wall_s": round(time.time() - t0, 1), "load": [round(x, 2) for x in os.getloadavg()],
+           "best_kind": summ.get("best_kind")}
+    (out / "bench.json").write_text(json.dumps(got))       # read back by finished(): the load it ran under
+    return {**collect(out), "task": task, "mode": mode, "seed": seed, **got}
 
 
 def collect(out: Path) -> dict:
@@ -96,7 +98,8 @@ def collect(out: Path) -> dict:
             if proven and ratio and ratio >= FIND and ratio > floor * parent:
                 finds[kind] = finds.get(kind, 0) + 1
     best = max([1.0] + [x for x in per_step if x])
-    return {"best_ratio": best, "per_step": per_step, "step_valid": sv, "step_samples": sn, "noise_floor": floor,
+    wall = steps[-1]["time"] - steps[0]["time"] if len(steps) > 1 else 0.0     # step 0 (the reference) onwards
+    return {"best_ratio": best, "per_step": per_step, "run_s": round(wall, 1), "step_valid": sv, "step_samples": sn, "noise_floor": floor,
             "finds": finds, "valid": valid,
             "samples": n, "found": best >= FIND and best > floor}
 
@@ -207,7 +210,13 @@ def finished(task: str, mode: str, seed: int, base: Path) -> dict | None:
     from training.store import RunStore
     with RunStore(out / "run.sqlite") as st:
         done = (st.last_step() or 0) >= 5
-    return {**collect(out), "task": task, "mode": mode, "seed": seed} if done else None
+    if not done:
+        return None
+    try:
+        got = json.loads((out / "bench.json").read_text())
+    except (OSError, ValueError):
+        got = {}
+    return {**collect(out), "task": task, "mode": mode, "seed": seed, **got}
 
 
 def _committed(name: str) -> list:
@@ -252,7 +261,7 @@ def main(argv=None) -> int:
     write_rows(RESULTS / f"{a.name}.csv", rows)
     (RESULTS / f"{a.name}.json").write_text(json.dumps(runs, indent=1))
     a.seeds_done = sorted({r["seed"] for r in runs})
-    write_report(rows, runs, a, sum(r.get("wall_s", 0) for r in runs))
+    write_report(rows, runs, a, sum(r.get("wall_s") or r.get("run_s") or 0 for r in runs))
     return 0
 
 

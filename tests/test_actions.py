@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from rtl_agent.jobs.optimize import OptimizeConfig
-from rtl_agent.jobs.optimize.actions import KINDS, Bandit, decl_head, decl_targets, parse_kinds, split
+from rtl_agent.jobs.optimize.actions import KINDS, Bandit, decl_ban, decl_head, decl_targets, parse_kinds, split
 from rtl_agent.jobs.optimize.env import OptimizeEnv, bandit_reward
 from rtl_agent.noise import perturbations, rename, swap
 from training.rows import Context
@@ -36,6 +36,7 @@ def test_declaration_targets_and_heads():
     assert [lines[i].strip() for i in got] == ["localparam S0 = 2'd0, S1 = 2'd1;", "reg [31:0] count;",
                                                 "wire [7:0] sum;"]      # ports and assignments are not
     assert decl_head(lines[2]) == "  reg [" and decl_head(lines[1]) == "  localparam S0 = "
+    assert decl_ban(lines[2]) == ("31",) and decl_ban(lines[1]) == ("2'd0, S1 = 2'd1",)    # what may not be copied
 
 
 def test_bandit_tries_every_kind_then_prefers_the_rewarded_one():
@@ -87,7 +88,7 @@ def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     e.cfg.kinds_per_parent = 5
     e.bandit = Bandit(("decl",), 0.5)
     (g,) = e.groups(ctx, 1)
-    assert g.info["action_kind"] == "decl" and g.stop == "\n"
+    assert g.info["action_kind"] == "decl" and g.stop == "\n" and g.ban == ("15",)     # the old MSB
     assert g.prefill.endswith("wire [15:0] inc;\n=======\n    wire [")
     cand = e.extract(g.prefill + "8:0] inc;", g)
     assert "wire [8:0] inc;" in cand.value["code"] and cand.value["applied"]

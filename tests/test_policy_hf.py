@@ -72,6 +72,18 @@ def test_greedy_and_stop_string(pol):
 
 
 @pytest.mark.slow
+def test_banned_string_never_sampled(pol):
+    """A declaration edit must change its width: with the old MSB banned the model writes another one
+    (greedy copies it: the ban is what makes the edit)."""
+    q = [{"role": "user", "content": "Narrow this register:\n    reg [31:0] cnt;"}]
+    pre = "```verilog\n    reg ["
+    (copy,), = pol.sample([q], n=1, temperature=0, max_tokens=6, prefill=pre)
+    got = pol.sample([q], n=6, temperature=1.0, max_tokens=6, prefill=pre, ban=["31"], seed=3)[0]
+    assert copy.text[len(pre):].startswith("31")
+    assert len(got) == 6 and all(not c.text[len(pre):].startswith("31") and "31" not in c.text for c in got)
+
+
+@pytest.mark.slow
 def test_lora_step_raises_adapter_logprob_and_keeps_base(pol, tmp_path):
     import torch
     from rtl_agent.policy.hf import HFPolicy

@@ -68,6 +68,8 @@ class Group:
                                    # turn (hf, vllm) sample its continuation; the text holds it
     info: dict | None = None       # the environment's notes on the prompt (mode, action), logged
     stop: str | None = None        # this group's stop string (None: LoopConfig.stop)
+    ban: tuple = ()                # strings the answer may not contain (an edit that must change them),
+                                   # for samplers that can ban (can_ban); others ignore it
 
 
 class Environment:
@@ -275,7 +277,7 @@ class Loop:
         self.event("phase", step=k, phase="sampling", parents=[g.parent for g in groups])
         comps = []
         for j, g in enumerate(groups):
-            comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop))
+            comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop, g.ban))
             self.event("phase", step=k, phase=f"sampled {j + 1}/{len(groups)}")
         t_sample = time.time() - t0
         cands = [[self._extract(k, j, i, g, c) for i, c in enumerate(cs)] for j, (g, cs) in enumerate(zip(groups, comps))]
@@ -324,10 +326,12 @@ class Loop:
         self._prune_optimizers(k)
         self.event("step", step=k, **m)
 
-    def _sample(self, prompt, n, seed, prefill="", stop=None):
+    def _sample(self, prompt, n, seed, prefill="", stop=None, ban=()):
         cfg = self.cfg
         stop = cfg.stop if stop is None else stop
         kw = {"prefill": prefill} if prefill else {}
+        if ban and getattr(self.sampler, "can_ban", False):
+            kw["ban"] = list(ban)
         return self.sampler.sample([prompt], n=n, temperature=cfg.temperature, top_p=cfg.top_p,
                                    max_tokens=cfg.max_tokens, stop=[stop] if stop else None,
                                    seed=seed, **kw)[0]

@@ -65,6 +65,7 @@ class Policy:
     name = "policy"
     trainable = False
     prefill_ok = False
+    can_ban = False        # sample(..., ban=[str]): the answer never contains those strings
     context_window = 8192
 
     def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256,

@@ -104,7 +104,10 @@ class HFPolicy(TrainablePolicy):
         return int(getattr(cfg, "max_position_embeddings", None) or 2048)
 
     # ---- sampling -----------------------------------------------------------------------------
-    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
+    can_ban = True
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None,
+               ban=None):
         """n completions per prompt, with ONE prefill per prompt: the KV cache of the prompt (all but
         its last token) is computed once and shared by up to batch_size samples at a time, where
         n padded copies would each prefill it (prefill of a long prompt dominates on a CPU).
@@ -124,7 +127,7 @@ class HFPolicy(TrainablePolicy):
                 for k in range(0, n, self.batch_size):
                     m = min(self.batch_size, n - k)
                     shared = copy.deepcopy(cache) if cache is not None and k + m < n else cache
-                    group += self._generate(ids, shared, m, temperature, top_p, max_tokens, stop)
+                    group += self._generate(ids, shared, m, temperature, top_p, max_tokens, stop, ban)
             if prefill:
                 for c in group:
                     c.text = prefill + c.text
@@ -138,7 +141,12 @@ class HFPolicy(TrainablePolicy):
         inp = self.torch.tensor([ids], device=self.device)
         return self.model(input_ids=inp, use_cache=True, logits_to_keep=1).past_key_values
 
-    def _generate(self, ids, cache, m, temperature, top_p, max_tokens, stop):
+    def _bad_words(self, ban) -> list:
+        """Token sequences of each banned string, as it reads alone and after a space."""
+        seqs = {tuple(self.tok(w, add_special_tokens=False).input_ids) for b in ban for w in (b, " " + b)}
+        return [list(s) for s in seqs if s]
+
+    def _generate(self, ids, cache, m, temperature, top_p, max_tokens, stop, ban=None):
         """m samples continuing `ids`, whose first len(ids) - 1 tokens are in `cache` (consumed)."""
         torch = self.torch
         if cache is not None:
@@ -151,6 +159,8 @@ class HFPolicy(TrainablePolicy):
             kw.update(temperature=float(temperature), top_p=float(top_p), top_k=0)
         if stop:
             kw.update(stop_strings=list(stop), tokenizer=self.tok)
+        if ban:
+            kw.update(bad_words_ids=self._bad_words(ban))
         g = self.model.generate(input_ids=inp, attention_mask=torch.ones_like(inp), past_key_values=cache, **kw)
         new = g.sequences[:, len(ids):]
         # Raw logits (before temperature/top-p), so logprobs match what logprobs() and vLLM report.

@@ -158,10 +158,14 @@ class VLLMPolicy(Policy):
     def context_window(self) -> int:
         return int(self.llm.llm_engine.model_config.max_model_len)
 
-    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
+    can_ban = True
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None,
+               ban=None):
         from vllm import SamplingParams
         sp = SamplingParams(n=n, temperature=max(float(temperature or 0.0), 0.0), top_p=top_p,
-                            max_tokens=max_tokens, stop=list(stop) if stop else None, seed=seed, logprobs=0)
+                            max_tokens=max_tokens, stop=list(stop) if stop else None, seed=seed, logprobs=0,
+                            bad_words=list(ban) if ban else None)
         # Token prompts: the ids we report are exactly the ones the engine saw, and shared prefixes
         # (the same spec prompt across a group) hit the prefix cache.
         pres = list(prefill) if isinstance(prefill, (list, tuple)) else [prefill] * len(prompts)   # one per prompt

@@ -53,6 +53,19 @@ def decl_head(line: str) -> str:
     return m.group(1) if m else ""
 
 
+def decl_ban(line: str) -> tuple:
+    """What a declaration edit may not write again: the first number or name after its prefilled head
+    (the old MSB, or the old value), which the small model otherwise copies (bench/results/find_rate.md:
+    most decl answers repeated the width). Samplers that can ban tokens (hf, vllm) enforce it."""
+    m = _WIDTH_DECL.match(line)
+    if m:
+        atom = re.match(r"\s*([A-Za-z_]\w*|\d+)", m.group(2))
+        return (atom.group(1),) if atom else ()
+    m = _VALUE_DECL.match(line)
+    value = m.group(2).split(";")[0].strip() if m else ""
+    return (value,) if value else ()
+
+
 class Bandit:
     """UCB1 over action kinds, on the mean reward each kind earned on this design."""
 

@@ -55,7 +55,7 @@ from training.puct import Pool
 from training.rows import Attempt, Candidate, Context, Retry, Row
 from training.store import RunStore
 
-from .actions import Bandit, decl_head, decl_targets, parse_kinds, split
+from .actions import Bandit, decl_ban, decl_head, decl_targets, parse_kinds, split
 from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
@@ -225,7 +225,7 @@ class OptimizeEnv(Environment):
             action, kind = "diff", "diff"
             view, msgs = self._view(p, action)
         pre = self._prefill(action, parent=p["code"])
-        stop, target, one_line = self._stop(action, pre), None, False
+        stop, target, one_line, ban = self._stop(action, pre), None, False, ()
         if pre and kind in ("decl", "line"):
             lines, region = p["code"].splitlines(), view.region
             cand = [i for i in decl_targets(p["code"]) if not region or region[0] <= i + 1 <= region[1]] \
@@ -239,6 +239,7 @@ class OptimizeEnv(Environment):
                 pre += (lines[target] + "\n=======\n" + decl_head(lines[target]) if kind == "decl" else
                         prompts.target_prefill(lines[target], self.cfg.line_edit, self.cfg.keep_lhs))
                 stop = "\n" if one_line else ">>>>>>> REPLACE"
+                ban = decl_ban(lines[target]) if kind == "decl" else ()
             else:
                 kind = "diff"
         count, budget = self._fits(msgs, pre)
@@ -246,8 +247,8 @@ class OptimizeEnv(Environment):
                      {"mode": view.mode, "prompt_tokens": count, "budget": budget, "action": action, "action_kind": kind,
                       "region": list(view.region) if view.region else None,
                       "target_line": None if target is None else target + 1,
-                      **({"line_edit": True} if one_line else {})},
-                     stop)
+                      **({"line_edit": True} if one_line else {}), **({"ban": list(ban)} if ban else {})},
+                     stop, ban)
 
     def _group(self, state, sid, seed=0) -> Group:
         t, p = self.task, state.payload
