@@ -79,7 +79,8 @@ def register(sub):
                    help="default (bundled SmolLM2-135M, CPU) | hf:PATH | vllm:PATH | openai:MODEL@URL")
     p.add_argument("--adapter", default=D["adapter"],
                    help="SFT adapter merged into a local model (default: the bundled Verilog adapter, bundled model "
-                   "only; none: off; or a folder from `rtl-agent sft`)")
+                   "only; cover: that adapter trained on formal witnesses of coverage holes; none: off; or a folder from "
+                   "`rtl-agent sft`)")
     p.add_argument("--group", type=int, default=D["group"], help="stimuli sampled per step, G (default %(default)s)")
     p.add_argument("--no-train", action="store_true", help="sample only; no LoRA update between steps")
     p.add_argument("--out", default=None, help="run folder (default runs/cover/<task>)")
