@@ -40,6 +40,13 @@ def test_one_prefill_per_prompt(pol):
         assert g[0].text.startswith(pre) and g[0].prompt_token_ids == pol.encode(PROMPT, pre)
 
 
+def test_banned_string_never_sampled(pol):
+    q = [{"role": "user", "content": "Narrow this register:\n    reg [31:0] cnt;"}]
+    pre = "```verilog\n    reg ["
+    got = pol.sample([q], n=6, temperature=1.0, max_tokens=6, prefill=pre, ban=["31"], seed=3)[0]
+    assert len(got) == 6 and all("31" not in c.text for c in got)
+
+
 def test_update_is_hot_swapped(pol, tmp_path):
     g = pol.sample([PROMPT], n=1, temperature=0, max_tokens=12)[0][0]
     before = sum(g.logprobs) / len(g.logprobs)
