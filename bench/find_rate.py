@@ -173,6 +173,29 @@ def write_report(rows: list, runs: list, a, elapsed: float):
              "frozen run never updates the LoRA. best_ratio = PPA_ref / PPA of the best proven design so far.", ""]
             + fl) + "\n")
     (RESULTS / f"{a.name}.md").write_text("\n".join(lines) + "\n")
+    plot(rows, RESULTS / f"{a.name}.png")
+
+
+def plot(rows: list, path: Path):
+    """Per design: the ceiling of the headroom map beside the best proven design the model found."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    t = sorted(rows, key=lambda r: (r["suite"], -r["ceiling"]))
+    fig, ax = plt.subplots(figsize=(max(8, len(t) * 0.3), 4))
+    xs = list(range(len(t)))
+    ax.bar([x - 0.2 for x in xs], [r["ceiling"] for r in t], 0.4, color="C7", label="ceiling (hand rewrite)")
+    ax.bar([x + 0.2 for x in xs], [r["best_ratio"] for r in t], 0.4,
+           color=["C2" if r["found_runs"] else "C0" for r in t], label="best found by the model (green: a find)")
+    ax.scatter(xs, [r["noise_floor"] for r in t], color="C3", marker="_", s=80, label="noise floor", zorder=3)
+    ax.axhline(1.0, color="k", lw=0.5)
+    ax.set_xticks(xs, [r["task"] + ("*" if r.get("mode") == "frozen" else "") for r in t], rotation=90, fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("PPA_ref / PPA (Nangate45)")
+    ax.set_title("optimize find rate (* = frozen-policy run)", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def frozen_lines(runs: list) -> list[str]:
