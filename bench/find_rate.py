@@ -274,7 +274,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     ceil = ceilings()
     up = default_tasks(ceil)
-    tasks = a.tasks.split(",") if a.tasks else [d for d in up if ceil[d][2] == "project"]
+    tasks = [] if a.tasks == "none" else a.tasks.split(",") if a.tasks else \
+        [d for d in up if ceil[d][2] == "project"]
     extra = [] if a.extra == "none" else a.extra.split(",") if a.extra else \
         sorted((d for d in up if ceil[d][2] == "rtllm"), key=lambda d: -ceil[d][0])     # largest headroom first
     q, base, t0 = queue(tasks, a.seeds, a.frozen, extra, a.extra_mode), Path(a.runs), time.time()
