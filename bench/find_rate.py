@@ -99,9 +99,8 @@ def collect(out: Path) -> dict:
                 finds[kind] = finds.get(kind, 0) + 1
     best = max([1.0] + [x for x in per_step if x])
     wall = steps[-1]["time"] - steps[0]["time"] if len(steps) > 1 else 0.0     # step 0 (the reference) onwards
-    return {"best_ratio": best, "per_step": per_step, "run_s": round(wall, 1), "step_valid": sv, "step_samples": sn, "noise_floor": floor,
-            "finds": finds, "valid": valid,
-            "samples": n, "found": best >= FIND and best > floor}
+    return {"best_ratio": best, "per_step": per_step, "run_s": round(wall, 1), "step_valid": sv, "step_samples": sn,
+            "noise_floor": floor, "finds": finds, "valid": valid, "samples": n, "found": best >= FIND and best > floor}
 
 
 def _proven(eda: dict) -> bool:
@@ -113,9 +112,9 @@ def summarize(runs: list, ceil: dict) -> list[dict]:
     rows = []
     for task in dict.fromkeys(r["task"] for r in runs):
         ok = [r for r in runs if r["task"] == task and "error" not in r]
-        # the default (ttt) runs; a design run only frozen (--only-frozen, for time) counts those, labelled
+        # the default (ttt) runs; a design run only frozen (--extra-mode frozen, for time) counts those, labelled
         mine = [r for r in ok if r["mode"] == "ttt"] or ok
-        mode = "ttt" if any(r["mode"] == "ttt" for r in mine) else ("frozen" if mine else "")
+        mode = mine[0]["mode"] if mine else ""
         c, nf, suite = ceil.get(task, (1.0, 1.0, ""))
         best = max([r["best_ratio"] for r in mine] or [1.0])
         kinds = {}
