@@ -81,6 +81,10 @@ def register(sub):
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
                    help="skip measuring the reference's noise floor (perturbed references) when the run opens")
+    p.add_argument("--no-ranges", dest="ranges", action="store_false",
+                   help="skip the value-range probe of the reference (eda/ranges.py: which values its testbench gives "
+                        "each register); by default edit prompts name registers declared wider than those values "
+                        "and decl edits go to them first")
     p.add_argument("--no-prefill", dest="prefill", action="store_false",
                    help="do not start the answer for the model (by default the answer begins with the code fence "
                    "and `module <top>` or a SEARCH marker, on backends that can continue an assistant turn)")
@@ -119,7 +123,8 @@ def config_from_args(args) -> OptimizeConfig:
                           line_edit=args.line_edit, header=args.header, keep_lhs=args.keep_lhs,
                           accept_unproven=args.accept_unproven, edit=args.edit,
                           actions="" if args.actions == "legacy" else args.actions,
-                          kinds_per_parent=args.kinds_per_parent, noise=args.noise)
+                          kinds_per_parent=args.kinds_per_parent, noise=args.noise,
+                          ranges=args.ranges)
 
 
 def run(args) -> int:

@@ -74,9 +74,10 @@ def target_prefill(line: str, one_line: bool = True, keep_lhs: bool = False) -> 
 
 
 def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", goal="lower area*delay*power",
-                max_spec=1500, brief=False) -> list:
+                max_spec=1500, brief=False, notes=()) -> list:
     """Current design (a focus.View: the whole design or a region of it) + its EDA report -> a new
-    design (action full), SEARCH/REPLACE edits (diff) or either (mixed). A focus view always asks for edits."""
+    design (action full), SEARCH/REPLACE edits (diff) or either (mixed). A focus view always asks for edits.
+    notes: lines shown after the report (the value ranges the testbench gave the design's registers)."""
     failing = report and report.get("status") not in (None, "pass")
     what = "Fix the design so it passes every check." if failing else \
         f"Change it to {goal} while keeping exactly the same behaviour and ports."
@@ -93,7 +94,9 @@ def edit_prompt(spec: str, view, report: dict, top: str, action: str = "full", g
            "mixed": f"Either answer with the complete new module `{top}` in one ```verilog block, or with "
                     "SEARCH/REPLACE edits. " + DIFF_HOWTO}[action]
     user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n{shown}\n\n"
-            f"EDA report:\n{report_summary(report, brief=brief)}\n\n{what}\n{how}")
+            f"EDA report:\n{report_summary(report, brief=brief)}\n\n"
+            + ("Register values in simulation:\n" + "\n".join(f"- {n}" for n in notes) + "\n\n" if notes else "")
+            + f"{what}\n{how}")
     system = SYSTEM if action == "full" else EDIT_SYSTEM
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 

@@ -15,7 +15,7 @@ UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
                "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header",
-               "keep_lhs", "actions", "kinds_per_parent", "bandit_c")
+               "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges")
 
 
 _LOOP = LoopConfig()      # the loop's settings take the loop's defaults: written once
@@ -70,6 +70,9 @@ class OptimizeConfig:
                                       # spec,rewrite,diff,decl,line; a comma list for some; "" = the one --edit action
     kinds_per_parent: int = 2         # kinds per parent and step; the parent's G samples are split among them
     bandit_c: float = 0.5             # UCB exploration weight, in reward units
+    ranges: bool = True               # simulate the reference with value probes (eda/ranges.py) when the run opens:
+                                      # edit prompts name registers wider than the values the testbench gives them,
+                                      # and decl edits go to those declarations first
     noise: bool = True                # measure the reference's noise floor (rtl_agent.noise) when the run opens
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
 

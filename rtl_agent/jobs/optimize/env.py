@@ -39,6 +39,7 @@ token count and action go to events.jsonl and candidates.csv (mode, prompt_token
 from __future__ import annotations
 
 import random
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -46,6 +47,7 @@ from designs import load_task
 from designs.task import TaskError
 from eda.flow import FlowJob, calibrate, evaluate
 from eda.hdl import normalise
+from eda.ranges import declared, value_ranges
 from eda.report import Report, is_proven, is_unproven
 from rtl_agent import edits, focus, prompts
 from rtl_agent.noise import NoiseFloor, noise_floor
@@ -59,6 +61,8 @@ from .actions import Bandit, decl_ban, decl_head, decl_targets, parse_kinds, spl
 from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 
 
 class OptimizeEnv(Environment):
@@ -82,6 +86,7 @@ class OptimizeEnv(Environment):
         self.kinds = parse_kinds(cfg.actions) if cfg.actions else None     # None: the one --edit action
         self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
         self.noise = NoiseFloor()
+        self.ranges = {}
 
     def attach(self, policy):
         self.policy = policy
@@ -112,7 +117,7 @@ class OptimizeEnv(Environment):
     def legacy_settings(self) -> dict:
         # runs from before adapters, don't-care rules, one-line edits and header prefill
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
-                "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5}
+                "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -135,6 +140,10 @@ class OptimizeEnv(Environment):
             emit("phase", step=None, phase="noise floor: perturbed references (rename, operand order, statement order)")
             self.noise = noise_floor(self.job, self.ref_src, self.task.top, self.ref_ppa)
             emit("noise", step=None, **self.noise.to_dict())
+        if self.cfg.ranges:
+            emit("phase", step=None, phase="value ranges: the reference's registers under its testbench")
+            self.ranges = value_ranges(self.job, self.ref_src)
+            emit("ranges", step=None, ranges={n: r.to_dict() for n, r in self.ranges.items()})
         if not is_proven(eq) and not self.cfg.accept_unproven:
             # nothing can prove a candidate equivalent where the reference is not provable against itself
             emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
@@ -197,10 +206,11 @@ class OptimizeEnv(Environment):
         (brief report) as large as fits. Room is kept for the largest prefill an action here can have."""
         longest = max(p["code"].splitlines() or [""], key=len)
         reserve = self._prefill(action, parent=p["code"]) + f"{longest}\n=======\n{longest}\n"
-        built = {}
+        built, notes = {}, [r.text(n) for n, r in self._slack(p["code"]).items()]
 
         def make(view, brief):
-            return prompts.edit_prompt(self.task.spec, view, p.get("report"), self.task.top, action, brief=brief)
+            return prompts.edit_prompt(self.task.spec, view, p.get("report"), self.task.top, action, brief=brief,
+                                       notes=notes)
 
         def fits_with(brief):
             def fits(view):
@@ -213,6 +223,12 @@ class OptimizeEnv(Environment):
             return whole, built[id(whole)]
         view = focus.choose(p["code"], self.task.top, p.get("report"), fits_with(True))
         return view, built.get(id(view)) or make(view, True)
+
+    def _slack(self, code: str) -> dict:
+        """{name: Range} of the reference's registers that `code` still declares wider than the values the
+        testbench gave them (eda/ranges.py)."""
+        now = declared(code, self.task.top) if self.ranges else {}
+        return {n: r for n, r in sorted(self.ranges.items()) if now.get(n, 0) > r.bits}
 
     def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
         """One group of n samples of one action kind (actions.py) on the parent `state`."""
@@ -233,8 +249,12 @@ class OptimizeEnv(Environment):
             if not cand:
                 kind = "line"
                 cand = edits.targets(p["code"], focus.path_names(p.get("report")), region)[:8]
+            rng, slack = random.Random(seed), set(self._slack(p["code"])) if kind == "decl" else set()
+            wide = [i for i in cand if slack & set(_IDENT.findall(lines[i]))]
+            if wide and rng.random() < 2 / 3:       # mostly a register the testbench leaves headroom in
+                cand = wide
             if cand:
-                target = random.Random(seed).choice(cand)
+                target = rng.choice(cand)
                 one_line = kind == "decl" or self.cfg.line_edit
                 pre += (lines[target] + "\n=======\n" + decl_head(lines[target]) if kind == "decl" else
                         prompts.target_prefill(lines[target], self.cfg.line_edit, self.cfg.keep_lhs))
@@ -267,8 +287,12 @@ class OptimizeEnv(Environment):
             # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
             # first, chosen by the group's seed), so the model writes only its replacement
             cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
+            rng, slack = random.Random(seed), set(self._slack(p["code"])) if kind == "decl" else set()
+            wide = [i for i in cand if slack & set(_IDENT.findall(lines[i]))]
+            if wide and rng.random() < 2 / 3:       # mostly a register the testbench leaves headroom in
+                cand = wide
             if cand:
-                target = random.Random(seed).choice(cand)
+                target = rng.choice(cand)
                 pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
                                                self.cfg.keep_lhs)
                 stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
