@@ -287,12 +287,8 @@ class OptimizeEnv(Environment):
             # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
             # first, chosen by the group's seed), so the model writes only its replacement
             cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
-            rng, slack = random.Random(seed), set(self._slack(p["code"])) if kind == "decl" else set()
-            wide = [i for i in cand if slack & set(_IDENT.findall(lines[i]))]
-            if wide and rng.random() < 2 / 3:       # mostly a register the testbench leaves headroom in
-                cand = wide
             if cand:
-                target = rng.choice(cand)
+                target = random.Random(seed).choice(cand)
                 pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
                                                self.cfg.keep_lhs)
                 stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
