@@ -142,7 +142,7 @@ def _timed_out(rep) -> bool:
     # a tool stopped by a sandbox limit is an `error`, and as load-dependent as a timeout (a lint killed by
     # the wall limit on a busy machine was cached and failed a later clean-clone CI run on the same host)
     return any(s.status.startswith(("timeout", "unknown")) or
-               (s.status == "error" and any("limit" in d.message for d in s.diagnostics))
+               (s.status == "error" and any("stopped by the" in d.message for d in s.diagnostics))
                for s in rep.stages.values())
 
 

@@ -57,21 +57,22 @@ class Range:
         return asdict(self)
 
 
-def _module_span(code: str, top: str) -> tuple[int, int] | None:
+def _module_span(code: str, top: str) -> tuple[int, int, str] | None:
+    """(start, end, the module's text with comments and strings blanked)."""
     flat = blank_comments_and_strings(code)
     m = re.search(rf"\bmodule\s+{re.escape(top)}\b", flat)
     if not m:
         return None
     end = re.compile(r"\bendmodule\b").search(flat, m.end())
-    return (m.start(), end.start()) if end else None
+    return (m.start(), end.start(), flat[m.start():end.start()]) if end else None
 
 
-def declared(code: str, top: str) -> dict:
+def declared(code: str, top: str, span=None) -> dict:
     """{name: width} of the top module's internal reg/logic vectors with a numeric range."""
-    span = _module_span(code, top)
+    span = span or _module_span(code, top)
     if not span:
         return {}
-    flat, out = blank_comments_and_strings(code)[span[0]:span[1]], {}
+    flat, out = span[2], {}
     # a port keeps its width: the header's names (non-ANSI lists) and every name in a port declaration
     header = flat[:flat.find(";") + 1]
     ports = set(_IDENT.findall(header)) | {n for m in _PORT_DECL.finditer(flat) for n in _IDENT.findall(m.group(0))}
@@ -91,8 +92,9 @@ def declared(code: str, top: str) -> dict:
 
 def probe(code: str, top: str) -> tuple[str, dict]:
     """The design with a probe per internal vector of `top`, inserted before its endmodule."""
-    span, names = _module_span(code, top), declared(code, top)
-    if not span or not names:
+    span = _module_span(code, top)
+    names = declared(code, top, span) if span else {}
+    if not names:
         return code, {}
     lines = [f"// {MARK} probes (eda/ranges.py)"]
     for k, (n, w) in enumerate(sorted(names.items())):
