@@ -267,6 +267,8 @@ def main(argv=None) -> int:
     ap.add_argument("--frozen", action="store_true", help="also the --no-train run of each task (ttt vs frozen)")
     ap.add_argument("--worker", type=int, default=0, help="this process takes queue items worker, worker+workers, ...")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed-from", type=int, default=0,
+                    help="run only the queue's seeds >= this (earlier seeds keep their finished or committed rows)")
     ap.add_argument("--report", action="store_true", help="only collect the finished runs and write the report")
     ap.add_argument("--runs", default=str(ROOT / "runs" / "find_rate"))
     ap.add_argument("--name", default="find_rate")
@@ -280,7 +282,7 @@ def main(argv=None) -> int:
     q, base, t0 = queue(tasks, a.seeds, a.frozen, extra, a.extra_mode), Path(a.runs), time.time()
     if not a.report:
         for i, (task, mode, seed) in enumerate(q):
-            if i % a.workers != a.worker:
+            if i % a.workers != a.worker or seed < a.seed_from:
                 continue
             r = run_one(task, mode, seed, base)
             print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {mode} s{seed}: best "

@@ -32,6 +32,8 @@ forms are accepted; `prepare` turns either into a testbench module.
    The body drives inputs (not the clock) by name, e.g.
    `initial begin rst_n = 0; #12 rst_n = 1; repeat (50) @(negedge clk) a = $urandom; $finish; end`.
 
+Either form may read the DUT's internals (`uut.state`) but never write them (`uut.state = 3`, `force`,
+`release`, `$deposit`): coverage reached that way is of states the design's inputs may never reach.
 Both forms run under the sandbox rules for candidate RTL (`eda.screen.screen`, but printing
 "passed"/"failed" is allowed) plus Verilator-specific rules (no `$c` inline C++, no
 `systemc_*` sections). Time units are ns (`--timescale 1ns/1ps` for files without one).
@@ -50,6 +52,12 @@ TIME_LIMIT_MSG = "RTLA: simulation time limit reached"
 
 # Verilator compiles Verilog to C++: these put arbitrary C++ into the build (an escape from screening).
 _UUT_RE_T = r"(?<![\w$.]){top}\s*(#\s*\(.*?\)\s*)?uut\s*\("
+# writes into the DUT's hierarchy put it in states its inputs may never reach (coverage no design can have);
+# reading `uut.x` is fine. `=` after a name is always an assignment (comparisons are `==`); `<=` only where a
+# statement starts (in `if (uut.n <= 3)` it compares)
+_HIER_WRITE = re.compile(r"\buut\s*\.\s*[\w$.\[\]: ]*?[\w$\]]\s*=(?!=)"
+                         r"|(?:^|[;)]|\bbegin\b|\belse\b|#\s*[\d.]+)\s*uut\s*\.\s*[\w$.\[\]: ]*?[\w$\]]\s*<=", re.M)
+_FORCE = re.compile(r"(?<![\w$])(?:force|release|\$deposit)\b")
 
 
 class StimulusError(ValueError):
@@ -72,6 +80,10 @@ def screen_stimulus(text: str, name: str = "stimulus.sv", dut_modules=()) -> lis
     clash = sorted(set(module_names(text)) & set(dut_modules))
     if clash:
         reasons.append(f"{name}: defines module(s) {', '.join(clash)} that the DUT defines (a stimulus may not replace the DUT)")
+    code = strip_comments(text)
+    if _HIER_WRITE.search(code) or _FORCE.search(code):
+        reasons.append(f"{name}: writes inside the DUT (`uut.<signal> =`, force, release or $deposit): a stimulus "
+                       "drives the DUT's inputs only, so the states it reaches are states the design can reach")
     for bad in (HARNESS, BODY_TB):
         if bad in module_names(text):
             reasons.append(f"{name}: module name {bad} is reserved")

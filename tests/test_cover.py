@@ -14,6 +14,7 @@ import pytest
 from designs import load_task
 from eda import coverage as cov
 from rtl_agent.jobs import cover
+from rtl_agent.policy.base import Completion, Policy
 from training.rows import Candidate, Context
 from training.store import RunStore
 
@@ -322,3 +323,72 @@ def test_no_formal_leaves_holes_open(tmp_path):
     s = cover.run_cover(load_task("fsm_seq"), tmp_path / "run", cfg, policy_spec="no-such-policy", log=lambda *a: None)
     assert not s["formal"]["ran"] and s["sources"]["open"] >= 2 and s["sources"]["formal"] == 0
     assert not (tmp_path / "run" / "formal.json").exists() and not (tmp_path / "run" / "suite" / "formal.sv").exists()
+
+
+ONEHOT = """module oh2 (input clk, input rst_n, input go, output hit);
+    reg [1:0] s;
+    always @(posedge clk) begin
+        if (!rst_n) s <= 2'b01;
+        else case (s)
+            2'b01: s <= go ? 2'b10 : 2'b01;
+            2'b10: s <= 2'b01;
+            default: s <= 2'b01;
+        endcase
+    end
+    assign hit = s[1];
+endmodule
+"""
+ONEHOT_TB = """`timescale 1ns/1ps
+module tb_oh2;
+    reg clk = 0, rst_n = 0, go = 0;
+    wire hit;
+    oh2 dut(.clk(clk), .rst_n(rst_n), .go(go), .hit(hit));
+    always #5 clk = ~clk;
+    initial begin
+        @(negedge clk); rst_n = 1; go = 1;
+        @(negedge clk); if (!hit) $display("Error: no hit");
+        $display("Your Design Passed"); $finish;
+    end
+endmodule
+"""
+
+
+class OneStimulus(Policy):
+    """The "model" of a job-accounting test: always the same stimulus (the job's counting is under test)."""
+    prefill_ok = True
+
+    def __init__(self, text):
+        self.text = text
+
+    def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256, stop=None, seed=None, prefill=None):
+        return [[Completion((prefill or "") + self.text, [1], [0.0], [0], "stop") for _ in range(n)] for _ in prompts]
+
+
+def test_a_point_reached_outside_the_reset_protocol_is_a_conflict_not_a_closure(tmp_path):
+    # `default:` of oh2 runs only from the all-zero start state, which no input sequence reaches once reset
+    # has been applied: this stimulus releases reset before the first edge, so it "closes" the point
+    d = tmp_path / "oh2"
+    d.mkdir()
+    (d / "reference.v").write_text(ONEHOT)
+    (d / "tb.v").write_text(ONEHOT_TB)
+    (d / "spec.md").write_text("# oh2\nTwo-state one-hot machine; `hit` while in the second state.\n")
+    (d / "task.yaml").write_text("name: oh2\ntop: oh2\nspec: spec.md\npdk: nangate45\nperiod_ns: 10\nclock: clk\n"
+                                 "reset: rst_n\nreset_active_low: true\nreference: reference.v\ntestbench: tb.v\nports:\n"
+                                 + "".join(f"  - {{name: {n}, dir: {io}, width: 1}}\n" for n, io in
+                                           (("clk", "input"), ("rst_n", "input"), ("go", "input"), ("hit", "output"))))
+    stim = ("```verilog\ninitial begin\n  rst_n = 1; go = 0;\n  repeat (3) @(negedge clk);\n  rst_n = 0;\n"
+            "  @(negedge clk); rst_n = 1;\n  repeat (6) begin @(negedge clk); go = ~go; end\n  $finish;\nend\n```")
+    cfg = cover.CoverConfig(target={"line": 100.0}, budget=3, random_budget=2, patience=5, group=1, train=False,
+                            target_of="reachable")
+    s = cover.run_cover(load_task(d), tmp_path / "run", cfg, policy=OneStimulus(stim), log=lambda *a: None)
+    assert s["model_samples"] == 1 and s["model_verdicts"] == {"pass": 1}, s["model_verdicts"]
+    default = next(e for e in s["points"] if e["type"] == "line" and "default" in e["point"])
+    assert default["source"] == "conflict" and default["method"] == "abc-pdr", default
+    assert s["sources"]["conflict"] == 1 and s["attribution"]["conflict"] == 1
+    assert not any("default" in x for x in s["closed_by_model"]) and s["conflicts"]
+    assert s["reachable_pct"] == 100.0 and s["met_reachable"]     # the conflict is not a reachable point
+    # a stimulus writing into the DUT is refused before it runs
+    from eda import stimulus
+    assert stimulus.screen_stimulus("initial begin uut.s = 2'b00; end")
+    assert stimulus.screen_stimulus("initial begin #3 force uut.s = 0; end")
+    assert not stimulus.screen_stimulus("initial begin if (uut.s <= 1) go = 1; end")

@@ -33,8 +33,9 @@ def _code() -> str:
     return h.hexdigest()[:16]
 
 
-def fingerprint(task, sources: dict, open_keys, cfg: CoverConfig) -> str:
+def fingerprint(task, sources: dict, open_keys, cfg: CoverConfig, audit=()) -> str:
     data = {"v": VERSION, "code": _code(), "top": task.top, "sources": sources, "open": sorted(open_keys),
+            "audit": sorted(audit),
             "budget": cfg.formal_budget_s, "point": cfg.formal_point_s, "clock": task.clock, "reset": task.reset}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
@@ -43,8 +44,25 @@ def open_keys(db: cov.CoverageDB) -> list:
     return [p.key for p in db.uncovered(reach.TYPES)]
 
 
-def load(out: Path, task, db: cov.CoverageDB, cfg: CoverConfig):
-    """formal.json when it belongs to this union (same fingerprint), else None."""
+def model_first(first: dict, db: cov.CoverageDB) -> list:
+    """Keys the model's stimuli reached first (first: key -> (origin, ...)), of the types formal can decide."""
+    return sorted(k for k, o in first.items() if o[0] == "model" and k in db.points
+                  and db.points[k].type in reach.TYPES)
+
+
+def _first(sims) -> dict:
+    from .outputs import _origin
+    from .targets import _covered, points_of
+    first = {}
+    for s in sims:
+        if s.get("cov"):
+            for k in _covered(points_of(s["cov"])) - set(first):
+                first[k] = (_origin(s.get("kind")),)
+    return first
+
+
+def load(out: Path, task, db: cov.CoverageDB, cfg: CoverConfig, audit=()):
+    """formal.json when it belongs to this union and these model-reached points (same fingerprint), else None."""
     f = Path(out) / FILE
     if not cfg.formal or not f.is_file():
         return None
@@ -52,7 +70,7 @@ def load(out: Path, task, db: cov.CoverageDB, cfg: CoverConfig):
         data = json.loads(f.read_text())
     except ValueError:
         return None
-    fp = fingerprint(task, task.reference_sources(), open_keys(db), cfg)
+    fp = fingerprint(task, task.reference_sources(), open_keys(db), cfg, audit)
     return data if data.get("fingerprint") == fp else None
 
 
@@ -61,19 +79,26 @@ def run_formal(task, out: Path, cfg: CoverConfig, store, log=print, limits=None)
     if not cfg.formal:
         return None
     sources = task.reference_sources()
-    db = _union(_state(store), sources)
+    sims = _state(store)
+    db = _union(sims, sources)
     if not db.points:
         return None
-    old = load(out, task, db, cfg)
+    # the points only the model reached are decided too: one formally unreachable from reset was reached by
+    # a stimulus outside the testbench's protocol (say, reset released before the first edge), so it is a
+    # conflict, not a closure. Being decided, they are also kept out of the mapping check.
+    audit = model_first(_first(sims), db)
+    old = load(out, task, db, cfg, audit)
     if old is not None:
         log(f"formal phase: reusing {FILE} ({old['counts']})")
         return old
     keys = open_keys(db)
     t0 = time.monotonic()
     fsms = fsm.extract(sources, task.top) if task.clock else []
-    rep = reach.decide(sources, task.top, db.all(), keys, task.ports, task.clock, task.reset, task.reset_active_low,
-                       fsms, cfg.formal_budget_s, cfg.formal_point_s) if keys else reach.Report()
+    rep = reach.decide(sources, task.top, db.all(), keys + audit, task.ports, task.clock, task.reset,
+                       task.reset_active_low, fsms, cfg.formal_budget_s, cfg.formal_point_s) \
+        if keys or audit else reach.Report()
     decide_s = time.monotonic() - t0
+    audited = {k: rep.verdicts.pop(k).to_dict() for k in audit if k in rep.verdicts}
     wit = {k: v.vectors for k, v in rep.verdicts.items() if v.status == "witness"}
     texts, hits = reach_replay.confirm(sources, task.top, task.ports, wit, task.clock, task.period_ns, fsms, limits,
                                       phases=rep.clocks if rep.mode == "fflogic" else None)
@@ -88,12 +113,13 @@ def run_formal(task, out: Path, cfg: CoverConfig, store, log=print, limits=None)
         verdicts[k] = d
     runs = [{"key": k, "file": suite_name(h["part"]), "plusargs": h["plusargs"], "points": h["points"]}
             for k, h in hits.items() if h["hit"]]
-    data = {"fingerprint": fingerprint(task, sources, keys, cfg), "date": time.strftime("%Y-%m-%d"),
+    data = {"fingerprint": fingerprint(task, sources, keys, cfg, audit), "date": time.strftime("%Y-%m-%d"),
             "open": len(keys), "mode": rep.mode, "error": rep.error, "notes": rep.notes,
             "decide_s": round(decide_s, 2), "seconds": round(time.monotonic() - t0, 2),
             "budget_s": cfg.formal_budget_s, "point_s": cfg.formal_point_s,
             "files": {suite_name(i): t for i, t in enumerate(texts)}, "runs": runs,
-            "witness_rejected": sum(1 for h in hits.values() if not h["hit"]), "verdicts": verdicts}
+            "witness_rejected": sum(1 for h in hits.values() if not h["hit"]), "verdicts": verdicts,
+            "audit": {k: {x: v[x] for x in ("point", "status", "method", "bound", "reason")} for k, v in audited.items()}}
     data["counts"] = _counts(data)
     atomic_write(Path(out) / FILE, json.dumps(data, indent=1))
     log(f"formal phase: {len(keys)} open point(s) in {data['seconds']:.0f} s: {data['counts']}")
@@ -108,7 +134,8 @@ def suite_name(part: int) -> str:
 def _counts(data) -> dict:
     st = [v["status"] for v in data["verdicts"].values()]
     return {"witness": len(data["runs"]), "witness_rejected": data["witness_rejected"],
-            "unreachable": st.count("unreachable"), "undecided": st.count("undecided")}
+            "unreachable": st.count("unreachable"), "undecided": st.count("undecided"),
+            "conflicts": len(conflicts(data))}
 
 
 def unreachable(data) -> dict:
@@ -116,9 +143,15 @@ def unreachable(data) -> dict:
     return {k: v for k, v in (data or {}).get("verdicts", {}).items() if v["status"] == "unreachable"}
 
 
+def conflicts(data) -> dict:
+    """point key -> audit verdict of the points only model stimuli reached that formal proves unreachable
+    from reset: reached outside the testbench's reset protocol, so not closed."""
+    return {k: v for k, v in (data or {}).get("audit", {}).items() if v["status"] == "unreachable"}
+
+
 def reachable_db(db: cov.CoverageDB, data) -> cov.CoverageDB:
-    """The union without the points proven unreachable (coverage "over reachable points")."""
-    gone = set(unreachable(data))
+    """The union without the points proven unreachable from reset (coverage "over reachable points")."""
+    gone = set(unreachable(data)) | set(conflicts(data))
     out = cov.CoverageDB(db.sources)
     out.add([p for p in db.points.values() if p.key not in gone])
     out.runs = db.runs
@@ -142,12 +175,16 @@ def merge(data, db: cov.CoverageDB, by: dict, first: dict, rows: list):
 def statuses(db: cov.CoverageDB, first: dict, data) -> list:
     """One entry per point: {point, type, source} with source random | model | formal (covered), unreachable
     (proven; method, bound), undecided (reason) or open (not decided: formal phase off or not run)."""
-    ver = (data or {}).get("verdicts", {})
+    ver, bad = (data or {}).get("verdicts", {}), conflicts(data)
     out = []
     for p in db.all():
         e = {"point": p.describe(), "type": p.type}
         v = ver.get(p.key)
-        if p.count > 0:
+        if p.count > 0 and p.key in bad:
+            e.update(source="conflict", method=bad[p.key]["method"], bound=bad[p.key]["bound"],
+                     note="reached only by model stimulus, yet unreachable from reset: the stimulus left the "
+                          "testbench's reset protocol; not counted as closed")
+        elif p.count > 0:
             e["source"] = first.get(p.key, ("random",))[0]
             if v and v["status"] == "unreachable":
                 e["note"] = "covered although formally 'proven' unreachable: the proof is wrong"
@@ -165,7 +202,7 @@ def summary_fields(db: cov.CoverageDB, first: dict, data, cfg: CoverConfig) -> d
     reachable points, and `met` as the target applies (cfg.target_of)."""
     from .targets import met, target_status
     st = statuses(db, first, data)
-    srcs = {k: 0 for k in ("random", "model", "formal", "unreachable", "undecided", "open")}
+    srcs = {k: 0 for k in ("random", "model", "formal", "unreachable", "conflict", "undecided", "open")}
     for e in st:
         srcs[e["source"]] = srcs.get(e["source"], 0) + 1
     rdb = reachable_db(db, data)
@@ -180,6 +217,14 @@ def summary_fields(db: cov.CoverageDB, first: dict, data, cfg: CoverConfig) -> d
         out["formal"].update({k: data.get(k) for k in ("counts", "seconds", "decide_s", "mode", "error", "notes",
                                                        "open", "date")})
         out["uncovered_unreachable"] = [e["point"] for e in st if e["source"] == "unreachable"][:200]
+        out["conflicts"] = [e["point"] for e in st if e["source"] == "conflict"][:200]
+        bad = conflicts(data)
+        if bad:         # a conflict is not a model closure (outputs._summary counted it as one)
+            out["closed_by_model"] = [f"{p.describe()} <- sim {first[p.key][1]}" for p in db.all()
+                                      if first.get(p.key, ("",))[0] == "model" and p.key not in bad][:200]
+            out["attribution"] = {o: sum(v[0] == o and k not in bad for k, v in first.items())
+                                  for o in ("random", "model", "formal")}
+            out["attribution"]["conflict"] = len(bad)
         out["uncovered_undecided"] = [f"{e['point']}: {e.get('reason', '')}" for e in st
                                       if e["source"] == "undecided"][:200]
     return out
@@ -200,6 +245,12 @@ def html_section(page: str, db: cov.CoverageDB, data) -> str:
            + (f"<p>{e(data['error'])}</p>" if data.get("error") else "")
            + "<h3>Proven unreachable (waived)</h3><table><tr><th>point</th><th>method</th><th>bound</th><th>why</th></tr>"
            + waived + "</table><h3>Undecided</h3><table><tr><th>point</th><th>reason</th></tr>" + und + "</table>")
+    bad = conflicts(data)
+    if bad:
+        sec += ("<h3>Conflicts: reached only by model stimulus, unreachable from reset (not counted as closed)</h3>"
+                "<table><tr><th>point</th><th>method</th><th>bound</th></tr>" + "".join(
+                    f"<tr><td>{e(v['point'])}</td><td>{e(v['method'])}</td><td>{e(v['bound'])}</td></tr>"
+                    for v in bad.values()) + "</table>")
     page = page.replace("Closed by the model (", "Closed by the model or a formal witness (")
     return page.replace("<h2>Uncovered points</h2>", sec + "<h2>Uncovered points</h2>", 1)
 

@@ -26,7 +26,7 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
     """Every output file, regenerated from the committed steps (so a resumed run never duplicates)."""
     sims = _state(store)
     db, by, first, rows = _tally(sims, task.reference_sources())
-    fdata = fm.load(out, task, db, cfg)          # the formal phase's results, while they match this union
+    fdata = fm.load(out, task, db, cfg, fm.model_first(first, db))     # formal's results, while they match
     if fdata:
         fm.merge(fdata, db, by, first, rows)
     kept = _write_suite(out / "suite", task, sims, db, fdata)
