@@ -55,10 +55,11 @@ def default_tasks(ceil: dict) -> list[str]:
     return sorted(d for d in up if ceil[d][2] == "project") + sorted(d for d in up if ceil[d][2] == "rtllm")
 
 
-def run_one(task: str, mode: str, seed: int, base: Path) -> dict:
+def run_one(task: str, mode: str, seed: int, base: Path, adapter: str = "") -> dict:
     from rtl_agent.jobs.optimize import OptimizeConfig, optimize
     out = base / f"{task}-{mode}-s{seed}"
-    cfg = OptimizeConfig(task=task, out=str(out), seed=seed, train=(mode == "ttt"), resume=True)
+    cfg = OptimizeConfig(task=task, out=str(out), seed=seed, train=(mode == "ttt"), resume=True,
+                         **({"adapter": adapter} if adapter else {}))
     t0 = time.time()
     try:
         summ = optimize(cfg)
@@ -150,7 +151,8 @@ def write_report(rows: list, runs: list, a, elapsed: float):
             kinds[k] = kinds.get(k, 0) + v
     lines = [header("Find rate of optimize on designs with headroom", {
         "load at report": os.getloadavg(), "summed run wall time": f"{elapsed / 60:.1f} min",
-        "settings": f"OptimizeConfig defaults (5 steps x 1 parent x 4 samples, actions auto); seeds run "
+        "settings": f"OptimizeConfig defaults (5 steps x 1 parent x 4 samples, actions auto), adapter "
+                    f"{a.adapter or 'edit (the default)'}; seeds run "
                     f"{a.seeds_done}; {len(runs)} finished runs"}), "",
         f"A find: proven equivalent, PPA ratio >= {FIND} and above the design's noise floor.", "",
         f"- headroom tasks with a find: {sum(r['found_runs'] > 0 for r in proj)}/{len(proj)} (target: half)",
@@ -269,10 +271,16 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed-from", type=int, default=0,
                     help="run only the queue's seeds >= this (earlier seeds keep their finished or committed rows)")
+    ap.add_argument("--only-mode", default="", choices=("", "ttt", "frozen"),
+                    help="run only the queue's runs of this mode (the others keep their finished or committed rows)")
     ap.add_argument("--report", action="store_true", help="only collect the finished runs and write the report")
-    ap.add_argument("--runs", default=str(ROOT / "runs" / "find_rate"))
-    ap.add_argument("--name", default="find_rate")
+    ap.add_argument("--adapter", default="", help="SFT adapter of the runs (default: optimize's, edit); another "
+                    "one gets its own runs folder and report, find_rate_<adapter>")
+    ap.add_argument("--runs", default="")
+    ap.add_argument("--name", default="")
     a = ap.parse_args(argv)
+    a.name = a.name or ("find_rate" + (f"_{a.adapter}" if a.adapter else ""))
+    a.runs = a.runs or str(ROOT / "runs" / a.name)
     ceil = ceilings()
     up = default_tasks(ceil)
     tasks = [] if a.tasks == "none" else a.tasks.split(",") if a.tasks else \
@@ -282,9 +290,9 @@ def main(argv=None) -> int:
     q, base, t0 = queue(tasks, a.seeds, a.frozen, extra, a.extra_mode), Path(a.runs), time.time()
     if not a.report:
         for i, (task, mode, seed) in enumerate(q):
-            if i % a.workers != a.worker or seed < a.seed_from:
+            if i % a.workers != a.worker or seed < a.seed_from or (a.only_mode and mode != a.only_mode):
                 continue
-            r = run_one(task, mode, seed, base)
+            r = run_one(task, mode, seed, base, a.adapter)
             print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {mode} s{seed}: best "
                   f"{r.get('best_ratio')} finds {r.get('finds')} {r.get('error', '')}", flush=True)
         return 0
