@@ -98,7 +98,8 @@ def _formal_cols(s: dict, row: dict) -> dict:
         r = (e.get("reason") or e["source"]).split(":")[0][:60]
         reasons[r] = reasons.get(r, 0) + 1
     return {"src_random": src.get("random", 0), "src_model": src.get("model", 0), "src_formal": src.get("formal", 0),
-            "unreachable": src.get("unreachable", 0), "undecided": src.get("undecided", 0) + src.get("open", 0),
+            "unreachable": src.get("unreachable", 0), "conflict": src.get("conflict", 0),
+            "undecided": src.get("undecided", 0) + src.get("open", 0),
             "decided": src.get("undecided", 0) + src.get("open", 0) == 0, "reachable_pct": s.get("reachable_pct"),
             "witness_rejected": (f.get("counts") or {}).get("witness_rejected", 0), "formal_mode": f.get("mode") or "",
             "formal_s": round(fs, 1), "formal_share": round(fs / row["job_s"], 3) if row.get("job_s") else "",
@@ -175,7 +176,7 @@ def write_formal_md(rows, args, path: Path, secs: float):
         return sum(int(r.get(k) or 0) for r in done)
     fs, js = sum(float(r.get("formal_s") or 0) for r in done), sum(float(r.get("job_s") or 0) for r in done)
     ftimes = sorted(float(r.get("formal_s") or 0) for r in done)
-    allp = sum(tot(k) for k in ("src_random", "src_model", "src_formal", "unreachable", "undecided"))
+    allp = sum(tot(k) for k in ("src_random", "src_model", "src_formal", "unreachable", "conflict", "undecided"))
     summary = {
         "designs run": f"{n} ({len(rows) - n} errors)",
         "designs fully decided (every point covered or proven unreachable), the 61 of cover_closure.md "
@@ -187,6 +188,7 @@ def write_formal_md(rows, args, path: Path, secs: float):
             f"{allp} / {tot('src_random')} / {tot('src_model')} / {tot('src_formal')} / {tot('unreachable')} / "
             f"{tot('undecided')}",
         "witnesses whose replay missed the point (not counted)": f"{tot('witness_rejected')}",
+        "conflicts (reached only by model stimulus, proven unreachable from reset: not counted)": f"{tot('conflict')}",
         "mean coverage, all points / reachable points": (
             f"{sum(float(r['job_total_pct']) for r in done) / max(n, 1):.2f}% / "
             f"{sum(float(r.get('reachable_pct') or 0) for r in done) / max(n, 1):.2f}%"),
@@ -200,7 +202,7 @@ def write_formal_md(rows, args, path: Path, secs: float):
         "seconds per design, simulations + formal phase, median / max": _sum_times(done),
     }
     cols = ["suite", "task", "job_total_pct", "reachable_pct", "src_random", "src_model", "src_formal", "unreachable",
-            "undecided", "decided", "witness_rejected", "formal_mode", "sim_s", "formal_s", "formal_share",
+            "conflict", "undecided", "decided", "witness_rejected", "formal_mode", "sim_s", "formal_s", "formal_share",
             "formal_note"]
     text = (header("Coverage closure with the formal phase (random, model, then eda.reach)", {
         "abc": tools.version("yosys-abc"),
