@@ -1,6 +1,8 @@
 """The formal phase: after the random and model phases, each point still open is decided by eda.reach
 (a witness from reset, a proof that none exists, or undecided), and the witnesses are replayed under
-Verilator coverage (eda.reach_replay); a witness counts only when its replay hits its point.
+Verilator coverage (eda.reach_replay); a witness counts only when its replay hits its point. The points
+only model stimuli reached are decided as well: one proven unreachable from reset is a conflict (the stimulus
+left the testbench's reset protocol), not a closure.
 
 Results live in formal.json in the run folder, keyed by a fingerprint of what they were computed from (the
 DUT, the open points, the formal settings, the source of eda/reach*.py): write_outputs merges them only while the fingerprint still
@@ -173,8 +175,9 @@ def merge(data, db: cov.CoverageDB, by: dict, first: dict, rows: list):
 
 
 def statuses(db: cov.CoverageDB, first: dict, data) -> list:
-    """One entry per point: {point, type, source} with source random | model | formal (covered), unreachable
-    (proven; method, bound), undecided (reason) or open (not decided: formal phase off or not run)."""
+    """One entry per point: {point, type, source} with source random | model | formal (covered), conflict
+    (covered by model stimulus only, yet proven unreachable from reset), unreachable (proven; method, bound),
+    undecided (reason) or open (not decided: formal phase off or not run)."""
     ver, bad = (data or {}).get("verdicts", {}), conflicts(data)
     out = []
     for p in db.all():
