@@ -19,7 +19,7 @@ from eda import coverage as cov
 from eda import fsm, reach, reach_replay
 from eda.fsutil import atomic_write
 
-from .config import CoverConfig
+from .config import RANDOM, CoverConfig
 from .records import _state, _union
 
 FILE = "formal.json"
@@ -53,13 +53,12 @@ def model_first(first: dict, db: cov.CoverageDB) -> list:
 
 
 def _first(sims) -> dict:
-    from .outputs import _origin
     from .targets import _covered, points_of
     first = {}
     for s in sims:
         if s.get("cov"):
             for k in _covered(points_of(s["cov"])) - set(first):
-                first[k] = (_origin(s.get("kind")),)
+                first[k] = (RANDOM if s.get("kind") == RANDOM else "model",)     # as outputs._origin
     return first
 
 
