@@ -19,8 +19,8 @@ from eda import coverage as cov
 from eda import fsm, reach, reach_replay
 from eda.fsutil import atomic_write
 
-from .config import RANDOM, CoverConfig
-from .records import _state, _union
+from .config import CoverConfig
+from .records import _state, _union, first_reached
 
 FILE = "formal.json"
 SUITE_FILE = "formal.sv"
@@ -52,16 +52,6 @@ def model_first(first: dict, db: cov.CoverageDB) -> list:
                   and db.points[k].type in reach.TYPES)
 
 
-def _first(sims) -> dict:
-    from .targets import _covered, points_of
-    first = {}
-    for s in sims:
-        if s.get("cov"):
-            for k in _covered(points_of(s["cov"])) - set(first):
-                first[k] = (RANDOM if s.get("kind") == RANDOM else "model",)     # as outputs._origin
-    return first
-
-
 def load(out: Path, task, db: cov.CoverageDB, cfg: CoverConfig, audit=()):
     """formal.json when it belongs to this union and these model-reached points (same fingerprint), else None."""
     f = Path(out) / FILE
@@ -87,7 +77,7 @@ def run_formal(task, out: Path, cfg: CoverConfig, store, log=print, limits=None)
     # the points only the model reached are decided too: one formally unreachable from reset was reached by
     # a stimulus outside the testbench's protocol (say, reset released before the first edge), so it is a
     # conflict, not a closure. Being decided, they are also kept out of the mapping check.
-    audit = model_first(_first(sims), db)
+    audit = model_first(first_reached(sims), db)
     old = load(out, task, db, cfg, audit)
     if old is not None:
         log(f"formal phase: reusing {FILE} ({old['counts']})")
@@ -220,13 +210,6 @@ def summary_fields(db: cov.CoverageDB, first: dict, data, cfg: CoverConfig) -> d
                                                        "open", "date")})
         out["uncovered_unreachable"] = [e["point"] for e in st if e["source"] == "unreachable"][:200]
         out["conflicts"] = [e["point"] for e in st if e["source"] == "conflict"][:200]
-        bad = conflicts(data)
-        if bad:         # a conflict is not a model closure (outputs._summary counted it as one)
-            out["closed_by_model"] = [f"{p.describe()} <- sim {first[p.key][1]}" for p in db.all()
-                                      if first.get(p.key, ("",))[0] == "model" and p.key not in bad][:200]
-            out["attribution"] = {o: sum(v[0] == o and k not in bad for k, v in first.items())
-                                  for o in ("random", "model", "formal")}
-            out["attribution"]["conflict"] = len(bad)
         out["uncovered_undecided"] = [f"{e['point']}: {e.get('reason', '')}" for e in st
                                       if e["source"] == "undecided"][:200]
     return out

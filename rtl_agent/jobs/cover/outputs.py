@@ -14,12 +14,8 @@ from training.store import RunStore
 
 from . import formal as fm
 from .config import CHASED, RANDOM, CoverConfig
-from .records import _state
+from .records import _state, origin
 from .targets import _covered, _pcts, met, points_of, target_status
-
-
-def _origin(kind) -> str:
-    return RANDOM if kind == RANDOM else "model"
 
 
 def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
@@ -42,7 +38,7 @@ def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
     (out / "coverage.txt").write_text(db.annotate())
     base = _read_baseline(out / "baseline.json")
     _plot(out / "coverage.png", rows, base, cfg, task.name)
-    summary = _summary(task, sims, db, cfg, base, store, first, kept)
+    summary = _summary(task, sims, db, cfg, base, store, first, kept, set(fm.conflicts(fdata)))
     summary.update(fm.summary_fields(db, first, fdata, cfg))
     atomic_write(out / "summary.json", json.dumps(summary, indent=1, default=str))
     return summary
@@ -58,9 +54,9 @@ def _tally(sims, sources):
         if s.get("cov"):
             pts = points_of(s["cov"])
             db.add(pts)
-            by[_origin(s.get("kind"))].add(pts)
+            by[origin(s.get("kind"))].add(pts)
             for k in _covered(pts) - set(first):
-                first[k] = (_origin(s.get("kind")), s["sim"] + 1)
+                first[k] = (origin(s.get("kind")), s["sim"] + 1)
         row = {"sim": s["sim"] + 1, "step": s["step"], "kind": s.get("kind", ""), "status": s["status"],
                "reward": round(s["reward"], 4), "gain": s.get("gain", 0), "accepted": int(bool(s.get("accepted")))}
         for t, ct in _pcts(db).items():
@@ -83,7 +79,7 @@ def _write_suite(suite: Path, task, sims, db, fdata=None) -> list:
                 f"sim{s['sim'] + 1:03d}.{'py' if cov.is_cocotb(s['text']) else 'sv'}")
         keep.add(name)
         manifest.append({"file": name, "plusargs": s.get("plusargs") or [], "sim": s["sim"] + 1,
-                         "origin": _origin(s.get("kind"))})
+                         "origin": origin(s.get("kind"))})
         f = suite / name
         if not f.exists() or f.read_text() != s["text"]:
             f.write_text(s["text"])
@@ -141,11 +137,12 @@ def _count(items) -> dict:
     return out
 
 
-def _summary(task, sims, db, cfg, base, store, first, kept) -> dict:
+def _summary(task, sims, db, cfg, base, store, first, kept, bad=frozenset()) -> dict:
+    """bad: the conflicts (formal.conflicts), reached by the model outside the reset protocol: not closures."""
     status = target_status(db, cfg.target)
     unc = [p.describe() for p in db.uncovered(list(cfg.target))]
     counts = _count(s["status"] for s in sims)
-    closed = [p for p in db.all() if first.get(p.key, ("",))[0] == "model"]
+    closed = [p for p in db.all() if first.get(p.key, ("",))[0] == "model" and p.key not in bad]
     return {"task": task.name, "top": task.top, "date": datetime.date.today().isoformat(),
             "isolation": cov.sandbox.isolation_mode(),   # bwrap, or off (--no-isolation)
             "target": cfg.target, "met": met(db, cfg.target), "coverage": status,
@@ -157,7 +154,8 @@ def _summary(task, sims, db, cfg, base, store, first, kept) -> dict:
             "model_samples": sum(s.get("kind") != RANDOM for s in sims),
             "model_verdicts": _count(s["status"] for s in sims if s.get("kind") != RANDOM),
             "model_from_random": sum(bool(s.get("plusargs")) for s in sims if s.get("kind") != RANDOM),
-            "attribution": {o: sum(v[0] == o for v in first.values()) for o in (RANDOM, "model", "formal")},
+            "attribution": {**{o: sum(v[0] == o and k not in bad for k, v in first.items())
+                                  for o in (RANDOM, "model", "formal")}, "conflict": len(bad)},
             "closed_by_model": [f"{p.describe()} <- sim {first[p.key][1]}" for p in closed][:200],
             "verdicts": counts, "accepted": [f"suite/{f}" for f in kept],
             "mean_reward": round(sum(s["reward"] for s in sims) / len(sims), 4) if sims else None,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from eda import coverage as cov
 from training.store import RunStore
 
-from .targets import points_of
+from .config import RANDOM
+from .targets import _covered, points_of
 
 
 def _record(stored: dict) -> dict:
@@ -26,3 +27,18 @@ def _union(sims, sources) -> cov.CoverageDB:
         if s.get("cov"):
             db.add(points_of(s["cov"]))
     return db
+
+
+def origin(kind) -> str:
+    """Who wrote a simulation's stimulus: the random phase or the model."""
+    return RANDOM if kind == RANDOM else "model"
+
+
+def first_reached(sims) -> dict:
+    """point key -> (origin, sim number) of the first simulation that covered it."""
+    first = {}
+    for s in sims:
+        if s.get("cov"):
+            for k in _covered(points_of(s["cov"])) - set(first):
+                first[k] = (origin(s.get("kind")), s["sim"] + 1)
+    return first
