@@ -154,7 +154,8 @@ def write_md(rows, args, path: Path, secs: float):
                                    "(--only reran the others)"} if any(r.get("carried") for r in rows) else {})})
             + f"\nBudget {args.budget} simulations per design for both; target `{args.target}`. Baseline: plain "
             "`seeded_stimulus` (+seed=0..B-1, 200 cycles). Job: random phase (styles fresh/held/toggling/corner+reset "
-            "pulses, corners per field for inputs the DUT reads by slices; "
+            "pulses, corners per field for inputs the DUT reads by slices, every other round of the four styles "
+            "as long as the simulated-time limit allows (~98k cycles); "
             f"at most {args.random_budget} runs, patience {args.patience}), then groups of {args.group} samples x "
             f"{args.max_tokens} tokens from the bundled SmolLM2-135M (adapter `{args.adapter}`), "
             f"training {'off' if args.no_train else 'on'}.\n\n"
@@ -212,7 +213,8 @@ def write_formal_md(rows, args, path: Path, secs: float):
                                                               + sys.argv[1:]),
         "load (uptime)": f"at the start: {getattr(args, 'uptime', '?')}; at the end: {_uptime()}"})
         + f"\nBudget {args.budget} simulations per design, target `{args.target}` (over {args.target_of} points); "
-        f"random phase at most {args.random_budget} runs with patience {args.patience}"
+        f"random phase at most {args.random_budget} runs with patience {args.patience}, seeds 4-7 (and 12-15) "
+        "long (~98k cycles, the simulated-time limit)"
         + (" (patience above the budget: random takes the whole budget and no model loads)"
            if args.patience > args.budget and args.random_budget >= args.budget else "")
         + f"; formal phase {'on' if args.formal else 'off'}, {args.formal_budget:g} s per design, at most "

@@ -360,6 +360,23 @@ def _diags(out: str, line_offset: int) -> list:
     return ds
 
 
+_Z_VALUE = re.compile(r"(\d*\s*'[sS]?[bBoOhH]\s*)([zZ]+)(?=\s*;)")
+_TRISTATE = re.compile(r"\b(inout|tri|tri0|tri1|triand|trior|wand|wor|trireg)\b")
+
+
+def two_state(text: str) -> str:
+    """The DUT as Verilator's coverage build reads it: without an inout port or a tri/wired net, an all-`z`
+    value that ends an assignment (`res <= 32'bz;`, `... : 1'bz;`) is read as `x` (same columns, so coverage
+    lines stay; casez labels and other literals are untouched). Why: Verilator 5.48's tristate conversion
+    mis-simulates a register assigned `'bz` in an always block (it keeps its first value: RTLLM alu's
+    `default: res <= 32'bz`), unlike Icarus; with `x` (and --x-assign 0) it matches Icarus on every other
+    value and the formal model's zero for undefined bits."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    if _TRISTATE.search(code):
+        return text
+    return _Z_VALUE.sub(lambda m: m.group(1) + "x" * len(m.group(2)), text)
+
+
 def _names(dut_sources: dict) -> dict:
     """DUT file name -> name used in the sandbox (basenames, made unique)."""
     out, used = {}, {STIM_FILE, HARNESS_FILE}
@@ -465,7 +482,7 @@ def _build(wd: Path, sources, prep, lim, t0, verdict, fsms=(), clock=None):
     (wd / STIM_FILE).write_text(off.rstrip("\n") + " " + prep.text + on)
     (wd / HARNESS_FILE).write_text(off + stim.harness(prep.tb, lim.max_time_ns, monitor(fsms, clock) if fsms else "") + on)
     for n, t in sources.items():
-        (wd / n).write_text(t)
+        (wd / n).write_text(two_state(t))
     obj = wd / "obj_dir"
     shutil.rmtree(obj, ignore_errors=True)
     setup_env()
@@ -569,7 +586,7 @@ def cocotb_coverage_run(dut_sources: dict, top: str, stimulus: str, clock: str |
     env = runner_env()
     with sandbox.Sandbox(prefix="rtla-cocotb-cov-") as sb:
         for n, t in sources.items():
-            sb.write(n, t)
+            sb.write(n, two_state(t))
         sb.write(COCOTB_MODULE + ".py", cocotb_module(stimulus, clock, period_ns))
         b = sandbox.run(runner_cmd("build", "verilator", top, sources=list(sources)) + ["--coverage"], sb.path,
                         lim.build, env=env, import_pkgs=("eda",))

@@ -64,6 +64,17 @@ def random_stimulus(ports, top: str, clock: str | None = None, reset: str | None
     return "\n".join([f"module {tb_name};"] + decl + [f"  {top} uut({conns});"] + clk + body + ["endmodule", ""])
 
 
+def is_long(plusargs) -> bool:
+    """Whether a seeded_stimulus(styles=True, long_cycles>0) run with these plusargs (+seed=N) is a long round."""
+    for a in plusargs:
+        if str(a).startswith("+seed="):
+            try:
+                return (int(str(a)[6:]) % 1000 // STYLES) % 2 == 1
+            except ValueError:
+                return False
+    return False
+
+
 def _rand_expr(width: int) -> str:
     """`width` random bits from 32-bit $urandom calls."""
     n = (width + 31) // 32
@@ -95,7 +106,8 @@ def _plain(p, pc: int) -> list:
 def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None = None,
                     reset_active_low: bool = False, cycles: int = 200, seed: int = 0, period_ns: float = 10.0,
                     reset_cycles: int = 2, corner_prob: float = 0.1, tb_name: str = "tb",
-                    styles: bool = False, finish: bool = True, fields: dict | None = None) -> str:
+                    styles: bool = False, finish: bool = True, fields: dict | None = None,
+                    long_cycles: int = 0) -> str:
     """Like random_stimulus, but the values come from $urandom seeded by `+seed=N` (default `seed`).
 
     styles: the seed also picks how inputs move (seed % 4), so one build sweeps them all:
@@ -104,6 +116,9 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
     3 corner values (0 / all ones / random, a third each) with reset pulses (probability 1/32 per cycle);
     an input listed in `fields` ({name: [(lo, width)]}, eda.hdl.input_fields: the slices the DUT reads,
     e.g. a float's sign/exponent/mantissa) gets those corners per field, independently.
+    long_cycles (with styles): every other round of the four styles (seeds 4-7, 12-15, ... counted mod 1000)
+    runs this many cycles instead of `cycles`: counters and timers that take thousands of cycles to wrap (a
+    clock's hours) are reached by running long, as engineers do, not by formal search.
     finish=False: instead of $finish the testbench sets `rtla_done` and keeps running, so more
     stimulus can continue from the state the random run left (see rtl_agent.jobs.cover)."""
     ins = [p for p in ports if p.direction == "input"]
@@ -121,14 +136,17 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
     pc = int(corner_prob * 1000)
     has_reset = bool(reset and reset in {p.name for p in ins})
     # rtla_ prefix: a DUT port may be called seed, i or r (RTLLM alu has `r`)
-    lines += ["  integer rtla_seed, rtla_i, rtla_r, rtla_style;", "  reg rtla_done = 0;",
+    lines += ["  integer rtla_seed, rtla_i, rtla_r, rtla_style, rtla_len;", "  reg rtla_done = 0;",
               "  initial begin",
               f"    if (!$value$plusargs(\"seed=%d\", rtla_seed)) rtla_seed = {int(seed)};",
               "    rtla_r = $urandom(rtla_seed);  // seeds this process's generator",
-              f"    rtla_style = {f'rtla_seed % {STYLES}' if styles else '0'};"]
+              f"    rtla_style = {f'rtla_seed % {STYLES}' if styles else '0'};",
+              f"    rtla_len = {int(cycles)};"]
+    if styles and long_cycles > 0:
+        lines.append(f"    if (((rtla_seed % 1000) / {STYLES}) % 2 == 1) rtla_len = {int(long_cycles)};")
     if has_reset:
         lines += [f"    {reset} = {on};"] + [f"    {step}"] * (reset_cycles if clock else 1) + [f"    {reset} = {off};"]
-    lines += [f"    for (rtla_i = 0; rtla_i < {int(cycles)}; rtla_i = rtla_i + 1) begin", f"      {step}"]
+    lines += ["    for (rtla_i = 0; rtla_i < rtla_len; rtla_i = rtla_i + 1) begin", f"      {step}"]
     for p in data:
         if not styles:
             lines += ["      " + x for x in _plain(p, pc)]

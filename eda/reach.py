@@ -20,9 +20,9 @@ How (every tool process through eda.sandbox.run, under the budget):
     exported twice as AIGER: prove.aig with uninitialised registers free (`write_aiger -zinit`) and X
     values free (`setundef -anyseq`), wit.aig with them zero (as Verilator starts).
  4. Per target, ABC on one output at a time (`cone -O k -a`): a shallow witness by `bmc3` (BOUND frames)
-    on wit.aig; then `pdr -a` on prove.aig -- "Proved" is a waiver (method abc-pdr, unbounded: no input
-    sequence from reset reaches the point); then a deep witness by `pdr` on wit.aig; a counterexample is
-    read back per cycle.
+    on wit.aig; then `pdr -a` (else `dprove`) on prove.aig -- "Proved" is a waiver (method abc-pdr or
+    abc-dprove, unbounded: no input sequence from reset reaches the point); then a deep witness by `pdr`
+    on wit.aig; a counterexample is read back per cycle.
     Anything else within the point's time is undecided, with the reason.
 A proof is only as good as the point's mapping: every covered line/branch point mapped the same way is
 checked too (up to CHECK of them), and if one of those is "proven unreachable" the design's proofs are
@@ -51,7 +51,7 @@ class Verdict:
     key: str
     point: str                      # Point.describe()
     status: str                     # witness | unreachable | undecided
-    method: str = ""                # abc-pdr | abc-bmc3
+    method: str = ""                # abc-pdr | abc-dprove | abc-bmc3
     bound: str = ""                 # "unbounded" (proof) or the witness's frames
     reason: str = ""
     vectors: list = field(default_factory=list)      # witness: per-cycle {input: value}
@@ -202,12 +202,13 @@ def _abc(folder: Path, aig: str, out: int, engine: str, secs: float, deadline: f
     # plain `pdr` reports a property it settles in frame 1 as UNDECIDED; `pdr -a` counts it ("Proved = 1")
     # but keeps no counterexample: -a for proofs, plain pdr (and bmc3) for witnesses
     cmd = {"pdr": f"pdr -T {max(1, int(secs))}", "pdr-a": f"pdr -a -T {max(1, int(secs))}",
+           "dprove": f"dprove -T {max(1, int(secs))}",
            "bmc3": f"bmc3 -F {BOUND} -T {max(1, int(secs))}"}[engine]
     cex = f"{tag}.cex"
     r = run(ABC.commands_cmd(f"read {aig}; cone -O {out} -a; strash; {cmd}; write_cex -n {cex}"), folder,
             _limits(deadline, secs + 3))
     m = _ASSERTED.search(r.out) if engine != "pdr-a" else None
-    if ("Property proved" in r.out or "Proved = 1." in r.out) and not m:
+    if ("Property proved" in r.out or "Proved = 1." in r.out or "Networks are equivalent" in r.out) and not m:
         return "proved", 0, None, ""
     if engine == "pdr-a" and "Disproved = 1." in r.out:
         return "cex", 0, None, ""
@@ -445,7 +446,9 @@ class _Runner:
 
 def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
     """A shallow witness first (bmc3 on wit.aig: most holes random missed are a few cycles deep), then the
-    proof (pdr on prove.aig, each prove output), then a deep witness (pdr on wit.aig)."""
+    proof (pdr on prove.aig, each prove output; then ABC's dprove, whose induction with sequential sweeping
+    proves bounds PDR grinds on, e.g. a counter that never reaches 32 behind two others), then a deep
+    witness (pdr on wit.aig)."""
     t0, notes = time.monotonic(), []
 
     def witness(engine, share):
@@ -460,14 +463,17 @@ def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
     if v:
         return v
     for o in t.prove:
-        st, _, _, note = abc("prove.aig", o, "pdr-a", 0.4 / len(t.prove))
-        if st == "proved":
-            how = "abc-pdr" if not note else "yosys-opt"
-            return Verdict(t.key, t.desc, "unreachable", how, "unbounded",
-                           note or "pdr: property proved from reset (inputs free every cycle, reset forced in the "
-                                   "first cycle, uninitialised registers and X values free)", seconds=time.monotonic() - t0)
-        notes.append(f"proof: {note}" if note else "proof: a trace exists when registers start free")
-    v = witness("pdr", 0.45)
+        for engine, share, name in (("pdr-a", 0.3, "pdr"), ("dprove", 0.15, "dprove")):
+            st, _, _, note = abc("prove.aig", o, engine, share / len(t.prove))
+            if st == "proved":
+                return Verdict(t.key, t.desc, "unreachable", f"abc-{name}" if not note else "yosys-opt", "unbounded",
+                               note or f"{name}: property proved from reset (inputs free every cycle, reset forced "
+                                       "in the first cycle, uninitialised registers and X values free)",
+                               seconds=time.monotonic() - t0)
+            notes.append(f"proof: {note}" if note else "proof: a trace exists when registers start free")
+            if st == "cex":         # reachable with free registers: dprove cannot prove it either
+                break
+    v = witness("pdr", 0.4)
     return v or Verdict(t.key, t.desc, "undecided", reason="; ".join(n for n in notes if n), seconds=time.monotonic() - t0)
 
 

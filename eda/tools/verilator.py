@@ -17,6 +17,8 @@ class Verilator(Simulator):
     # --coverage minus FSM coverage: Verilator 5.48's FSM extraction crashes on some RTL
     # (RTLLM asyn_fifo: "Internal Error ... ARRAYSEL") and records points on testbench signals.
     COVERAGE = ("--coverage-line", "--coverage-toggle", "--coverage-expr", "--coverage-user")
+    # an explicit X reads as 0, as in the formal model a witness comes from (eda.reach: wit.aig, setundef -zero)
+    X_ZERO = ("--x-assign", "0")
 
     def label(self, out: str) -> str:
         from importlib.metadata import version as pkg_version
@@ -44,7 +46,7 @@ class Verilator(Simulator):
 
     def coverage_flags(self, prefix: str = "Vsim") -> list:
         """Flags of a coverage-instrumented C++ model with its own main (built by `make_cmd`)."""
-        return ["--cc", "--exe", "--main", "--timing", *self.COVERAGE, *self.COROUTINES, *self.WARN,
+        return ["--cc", "--exe", "--main", "--timing", *self.COVERAGE, *self.X_ZERO, *self.COROUTINES, *self.WARN,
                 *self.TIMESCALE, "--prefix", prefix, "-o", prefix]
 
     def coverage_cmd(self, files, top: str, mdir: str = "obj_dir", prefix: str = "Vsim") -> list:

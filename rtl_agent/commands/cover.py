@@ -15,7 +15,9 @@ TARGET = ",".join(f"{k}={v:g}" for k, v in D["target"].items())   # line=95,bran
 
 DESCRIPTION = """\
 Closes coverage on one design, as verification engineers do: constrained-random stimulus first
-(fresh, held, toggling and corner values, reset pulses; one Verilator build, a seed per run) until
+(fresh, held, toggling and corner values, reset pulses; one Verilator build, a seed per run; every
+other round of the four styles runs --random-long cycles instead of 200, for counters that take long
+to wrap) until
 --patience runs in a row add no point or --random-budget runs are spent; then, if the target is not met,
 the policy writes stimulus for the holes left (the prompt names a few, with their source lines and
 enclosing conditions, and shows the whole DUT when it fits the model's context), adapted after each
@@ -95,6 +97,9 @@ def register(sub):
     p.add_argument("--random-budget", type=int, default=D["random_budget"],
                    help="constrained-random runs at most before the model (part of --budget; 0: the model from "
                         "the start; default %(default)s)")
+    p.add_argument("--random-long", type=int, default=D["random_long"], metavar="CYCLES",
+                   help="cycles of the random phase's long rounds (seeds 4-7, 12-15, ...; -1: as many as the "
+                        "simulated-time limit allows, ~98k at 10 ns; 0: none; default %(default)s)")
     p.add_argument("--patience", type=int, default=D["patience"],
                    help="random runs in a row without a new point that end the random phase (default %(default)s)")
     p.add_argument("--formal", action=argparse.BooleanOptionalAction, default=D["formal"],

@@ -43,6 +43,8 @@ class CoverConfig:
     random_budget: int = 8        # random runs at most before the model (0: the model from the start)
     patience: int = 4             # random runs in a row without a new point end the random phase
     random_cycles: int = 200      # clock cycles per random run
+    random_long: int = -1         # cycles of the long rounds (seeds 4-7, 12-15, ...): -1 as long as the
+                                  # simulated-time limit allows (eda.coverage.CoverageLimits), 0: none
     group: int = 4                # stimuli sampled per step (G)
     train: bool = True            # entropic LoRA step after each group
     max_tokens: int = 256
@@ -79,7 +81,7 @@ class CoverConfig:
 def config_from(p: dict) -> CoverConfig:
     """CoverConfig from the CLI's arguments (vars(args)); the suite jobs pass the same dict."""
     return CoverConfig(target=parse_target(p["target"]), budget=p["budget"], random_budget=p["random_budget"],
-                       patience=p["patience"], group=p["group"], train=not p["no_train"], max_tokens=p["max_tokens"],
+                       patience=p["patience"], random_long=int(p.get("random_long", -1)), group=p["group"], train=not p["no_train"], max_tokens=p["max_tokens"],
                        temperature=p["temperature"], seed=p["seed"], lr=p["lr"],
                        adapter=p.get("adapter") or "default", formal=p.get("formal", True),
                        formal_budget_s=float(p.get("formal_budget") or 60.0),

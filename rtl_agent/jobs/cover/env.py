@@ -8,7 +8,7 @@ from pathlib import Path
 
 from eda import coverage as cov
 from eda import fsm
-from eda.random_stim import seeded_stimulus
+from eda.random_stim import is_long, seeded_stimulus
 from rtl_agent.policy.base import prompt_budget
 from training.loop import Environment, Group
 from training.rows import Candidate, Context, Row
@@ -47,7 +47,16 @@ def random_text(task, cfg: CoverConfig, sources: dict, finish: bool = True) -> s
     fields = input_fields("\n".join(t for t in sources.values() if isinstance(t, str)), ins)
     return seeded_stimulus(task.ports, task.top, clock=task.clock, reset=task.reset,
                            reset_active_low=task.reset_active_low, cycles=cfg.random_cycles, seed=cfg.seed * 1000,
-                           period_ns=task.period_ns, styles=True, finish=finish, fields=fields)
+                           period_ns=task.period_ns, styles=True, finish=finish, fields=fields,
+                           long_cycles=long_cycles(task, cfg))
+
+
+def long_cycles(task, cfg: CoverConfig) -> int:
+    """Cycles of the random phase's long rounds: cfg.random_long, or (-1) all the simulated-time limit
+    leaves after the reset and 2% for the harness."""
+    if cfg.random_long >= 0:
+        return cfg.random_long
+    return max(cfg.random_cycles, int(cov.CoverageLimits().max_time_ns / task.period_ns * 0.98) - 10)
 
 
 def score(results, union: cov.CoverageDB, types, rewards: dict) -> list:
@@ -88,11 +97,13 @@ class CoverEnv(Environment):
         from rtl_agent.policy import policy_adapter
         return {"task": self.task.name, "top": self.task.top, "policy": self.policy_spec,
                 "adapter": policy_adapter(self.policy_spec, self.cfg.adapter),
-                **{k: c[k] for k in ("target", "group", "random_budget", "patience", "random_cycles", "prompt_points",
+                **{k: c[k] for k in ("target", "group", "random_budget", "patience", "random_cycles", "random_long",
+                                     "prompt_points",
                                      "max_spec", "example", "run_wall_s", "rewards")}}
 
     def legacy_settings(self) -> dict:
-        return {"adapter": "none"}          # runs from before SFT adapters ran without one
+        # runs from before SFT adapters ran without one, from before long rounds without them
+        return {"adapter": "none", "random_long": 0}
 
     def start(self, ctx: Context) -> list:
         n = min(self.cfg.random_budget, self.cfg.budget)
@@ -120,8 +131,11 @@ class CoverEnv(Environment):
         self.policy = policy
 
     def _last_random(self):
+        """The random run a `// from: random` answer continues: the last short one (a long round leaves no
+        simulated time for the continuation)."""
         rs = [s for s in self.sims if s.get("kind") == RANDOM]
-        return rs[-1] if rs else None
+        short = [s for s in rs if not is_long(s.get("plusargs") or [])]
+        return (short or rs)[-1] if rs else None
 
     def groups(self, ctx: Context, step: int) -> list:
         pol, info = self.policy, {}
