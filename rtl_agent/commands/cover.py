@@ -43,7 +43,8 @@ simulation of the budget.
 Then the formal phase (--formal, on by default; --no-formal skips it): every point still open (line,
 branch, toggle, FSM state and arc) is decided with Yosys and ABC (eda.reach): a witness from reset
 (bmc3/pdr), replayed under Verilator coverage and kept only when the replay hits the point (suite/formal.sv,
-+w=N); a proof that no input sequence from reset reaches it (ABC pdr: a waiver with method and bound);
++w=N); a proof that no input sequence from reset reaches it (ABC pdr, else dprove: a waiver with method
+and bound);
 or undecided within --formal-budget seconds (per point at most --formal-point). summary.json gives every
 point's status and source (random / model / formal / unreachable / undecided), coverage over all points
 and over reachable points (all minus proven unreachable); --target-of reachable applies the target to

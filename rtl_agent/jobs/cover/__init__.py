@@ -5,7 +5,9 @@
     replay(Path("runs/cover/counter8"))        # re-run the kept suite, compare with the recorded coverage
 
 Step 0, the random phase (no model): `eda.random_stim.seeded_stimulus` with styles (fresh, held,
-toggling, corner values with reset pulses; the seed picks the style), one build, run with
+toggling, corner values with reset pulses; the seed picks the style; seeds 4-7 mod 8 run as long as the
+simulated-time limit allows, for counters that wrap late, and a `// from: random` answer continues the last
+short run), one build, run with
 +seed=S*1000+k for k = 0.. until `patience` runs in a row add no point once every style ran (the
 plateau; a met target does not stop it) or `random_budget` runs are spent. When the target is then
 met, no model runs and random gets the whole budget instead. One build runs `budget` seeds (a run
@@ -31,8 +33,8 @@ union (line, branch, toggle, fsm_state, fsm_arc; expr stays undecided) goes to `
 cfg.formal_budget_s (at most cfg.formal_point_s of ABC per point): Yosys reads the DUT, each line/branch
 hole becomes a flag on its process arm (by Verilator's file/line/column), toggles and FSM points are
 monitors in a wrapper that forces the testbench's reset (task.reset / reset_active_low, as the random
-phase applies it) in the first cycle; ABC `pdr` on a model with free initial registers proves "never from
-reset" (a waiver: method abc-pdr, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model
+phase applies it) in the first cycle; ABC `pdr` (else `dprove`) on a model with free initial registers proves
+"never from reset" (a waiver: method abc-pdr or abc-dprove, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model
 look for a witness. Witnesses become one stimulus (suite/formal.sv, +w=N picks one; `eda.reach_replay`)
 replayed under Verilator coverage in the sandbox: a witness counts only when its own replay hits its point
 (a replay that misses is recorded as rejected and the point stays undecided), and then joins the kept
