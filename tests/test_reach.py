@@ -123,3 +123,56 @@ def test_point_comments_parse_into_targets():
     # terms on signals a process assigns with `=` are refused (the value there is not the wire's)
     text = "assign c = a,\n  d = b;\nalways @* begin x = a; y <= b; end\n"
     assert blocking_targets(text) == {"x"}
+
+
+NESTED = """\
+module nest (input [3:0] a, input [3:0] b, output [5:0] s);
+    wire [3:0] s1, s2;
+    wire c1, c2;
+    add4 u_add1 (.x(a),  .y(b), .cin(1'b0), .s(s1), .cout(c1));
+    add4 u_add2 (.x(s1), .y(b), .cin(1'b0), .s(s2), .cout(c2));
+    assign s = {c1 & c2, c1 ^ c2, s2};
+endmodule
+
+module add4 (input [3:0] x, input [3:0] y, input cin, output [3:0] s, output cout);
+    wire c2;
+    add2 u_lo (.x(x[1:0]), .y(y[1:0]), .cin(cin), .s(s[1:0]), .cout(c2));
+    add2 u_hi (.x(x[3:2]), .y(y[3:2]), .cin(c2),  .s(s[3:2]), .cout(cout));
+endmodule
+
+module add2 (input [1:0] x, input [1:0] y, input cin, output [1:0] s, output cout);
+    assign {cout, s} = x + y + cin;
+endmodule
+"""
+STOP = """\
+module stop (input clk, input rst, input en, output [2:0] q);
+    reg [15:0] n;
+    always @(posedge clk) if (rst) n <= 0; else if (en && n != 16'd5) n <= n + 16'd1;
+    assign q = n[2:0];
+endmodule
+"""
+
+
+def test_a_merged_hierarchy_maps_onto_its_own_module_and_counter_bits_are_proven_together():
+    """Verilator reports add4's points under `uut.u_add*`, a prefix that also covers add2's instances
+    (uut.u_add1.u_hi, whose cin toggles). add4's cin is tied to 0 in both instances: unreachable, not a
+    witness of add2's carry. And a 16-bit counter that stops at 5: bits 3..15 never rise (one joint pdr)."""
+    src = {"nest.v": NESTED}
+    ports = parse_ports(src, "nest")
+    text = seeded_stimulus(ports, "nest", cycles=200)
+    db = cov.merge(cov.coverage_runs(src, "nest", text, [["+seed=1"]]))
+    cin = [p for p in db.all() if p.type == "toggle" and p.line == 9 and p.comment.startswith("cin:")]
+    assert len(cin) == 2 and all(p.count == 0 and "*" in p.hier for p in cin), [(p.hier, p.count) for p in cin]
+    rep = reach.decide(src, "nest", db.all(), [p.key for p in cin], ports, budget_s=60)
+    assert [rep.verdicts[p.key].status for p in cin] == ["unreachable", "unreachable"], \
+        [rep.verdicts[p.key].reason for p in cin]
+    src = {"stop.v": STOP}
+    ports = parse_ports(src, "stop")
+    text = seeded_stimulus(ports, "stop", clock="clk", reset="rst", cycles=100)
+    db = cov.merge(cov.coverage_runs(src, "stop", text, [["+seed=1"]], clock="clk"))
+    high = [p for p in db.uncovered() if p.type == "toggle" and p.comment.startswith("n[")
+            and int(p.comment[2:p.comment.index("]")]) >= 3]
+    assert len(high) == 26                                  # bits 3..15, both directions
+    rep = reach.decide(src, "stop", db.all(), [p.key for p in high], ports, clock="clk", reset="rst", budget_s=30,
+                       point_s=1.0)
+    assert all(rep.verdicts[p.key].status == "unreachable" for p in high)
