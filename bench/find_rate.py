@@ -165,14 +165,17 @@ def write_report(rows: list, runs: list, a, elapsed: float):
     if a.frozen:
         both = {(r["task"], r["seed"]) for r in runs if r["mode"] == "ttt"} & \
             {(r["task"], r["seed"]) for r in runs if r["mode"] == "frozen"}
-        fl = frozen_lines([r for r in runs if (r["task"], r["seed"]) in both])     # pairs only
+        fl = frozen_lines([r for r in runs if (r["task"], r["seed"]) in both]) if both else []     # pairs only
         lines += fl
-        (RESULTS / "ttt_vs_frozen_headroom.md").write_text("\n".join(
-            [header("TTT vs frozen policy on the headroom tasks, equal budget (bench/find_rate.py --frozen)",
-                    {"load at report": os.getloadavg()}), "",
-             "Same settings, seeds and per-step sampling seeds in both modes (step 1 is the same draw); the "
-             "frozen run never updates the LoRA. best_ratio = PPA_ref / PPA of the best proven design so far.", ""]
-            + fl) + "\n")
+        # another adapter's report (find_rate_<A>) has its own file; a run with no TTT/frozen pair writes none
+        tvf = "ttt_vs_frozen_headroom" + a.name[len("find_rate"):] + ".md"
+        if both:
+            (RESULTS / tvf).write_text("\n".join(
+                [header("TTT vs frozen policy on the headroom tasks, equal budget (bench/find_rate.py --frozen)",
+                        {"load at report": os.getloadavg()}), "",
+                 "Same settings, seeds and per-step sampling seeds in both modes (step 1 is the same draw); the "
+                 "frozen run never updates the LoRA. best_ratio = PPA_ref / PPA of the best proven design so far.", ""]
+                + fl) + "\n")
     (RESULTS / f"{a.name}.md").write_text("\n".join(lines) + "\n")
     plot(rows, RESULTS / f"{a.name}.png")
 

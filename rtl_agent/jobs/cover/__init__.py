@@ -33,9 +33,9 @@ union (line, branch, toggle, fsm_state, fsm_arc; expr stays undecided) goes to `
 cfg.formal_budget_s (at most cfg.formal_point_s of ABC per point): Yosys reads the DUT, each line/branch
 hole becomes a flag on its process arm (by Verilator's file/line/column), toggles and FSM points are
 monitors in a wrapper that forces the testbench's reset (task.reset / reset_active_low, as the random
-phase applies it) in the first cycle; ABC `pdr` (else `dprove`) on a model with free initial registers proves
-"never from reset" (a waiver: method abc-pdr or abc-dprove, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model
-look for a witness. Witnesses become one stimulus (suite/formal.sv, +w=N picks one; `eda.reach_replay`)
+phase applies it) in the first cycle; ABC `pdr` (one joint run over all targets first, then per target, then
+`dprove`) on a model with free initial registers proves "never from reset" (a waiver: method abc-pdr or
+abc-dprove, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model look for a witness. Witnesses become one stimulus (suite/formal.sv, +w=N picks one; `eda.reach_replay`)
 replayed under Verilator coverage in the sandbox: a witness counts only when its own replay hits its point
 (a replay that misses is recorded as rejected and the point stays undecided), and then joins the kept
 suite. Anything else is undecided with its reason (Yosys cannot read the design, unmapped point kind,

@@ -81,7 +81,8 @@ class CoverConfig:
 def config_from(p: dict) -> CoverConfig:
     """CoverConfig from the CLI's arguments (vars(args)); the suite jobs pass the same dict."""
     return CoverConfig(target=parse_target(p["target"]), budget=p["budget"], random_budget=p["random_budget"],
-                       patience=p["patience"], random_long=int(p.get("random_long", -1)), group=p["group"], train=not p["no_train"], max_tokens=p["max_tokens"],
+                       patience=p["patience"], random_long=int(p.get("random_long", -1)), group=p["group"],
+                       train=not p["no_train"], max_tokens=p["max_tokens"],
                        temperature=p["temperature"], seed=p["seed"], lr=p["lr"],
                        adapter=p.get("adapter") or "default", formal=p.get("formal", True),
                        formal_budget_s=float(p.get("formal_budget") or 60.0),
