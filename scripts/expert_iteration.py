@@ -67,7 +67,7 @@ def check(args):
     from rtl_agent.policy import make_policy
     pol = make_policy("hf:default", adapter=args.adapter)
     rows = []
-    for d, ok in heldout(args.n, args.seed, _train_texts(Path(args.data))):
+    for d, ok in heldout(args.n + args.skip, args.seed, _train_texts(Path(args.data)))[args.skip:]:
         worse, rep = ok[0]
         view = View("whole", worse, None, len(worse.splitlines()))
         asks = [("full", prompts.edit_prompt(d.spec, view, _slim(rep), d.top, "full"),
@@ -153,7 +153,7 @@ def expert_round(args):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     found, runs, pairs = [], [], []
-    for d, ok in heldout(args.n, args.seed, _train_texts(Path(args.data))):
+    for d, ok in heldout(args.n + args.skip, args.seed, _train_texts(Path(args.data)))[args.skip:]:
         worse, rep = ok[0]
         folder = task_folder(d, worse, out / "tasks")
         t0 = time.monotonic()
@@ -191,6 +191,8 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1000, help="generator seed of the held-out designs (training: 0)")
     ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--skip", type=int, default=0, help="round: leave out the first SKIP held-out designs "
+                    "(a second batch of the same round)")
     ap.add_argument("--edit", default="full", choices=("full", "diff", "mixed"))
     ap.add_argument("--data", default="runs/sft/improve/data.jsonl", help="training pairs (to skip their designs)")
     ap.add_argument("--out", default="runs/ei")
