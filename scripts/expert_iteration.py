@@ -2,7 +2,7 @@
 
     python scripts/expert_iteration.py check  --adapter improve [--n 3]          # greedy answers, held-out designs
     python scripts/expert_iteration.py round  --adapter improve --n 6 --steps 3 --out runs/ei/r1
-    python scripts/expert_iteration.py round  ... --retrain runs/sft/improve-ei    # + one short SFT on the finds
+    python scripts/expert_iteration.py round  --adapter improve --n 6 --skip 6 --steps 3 --out runs/ei/r1b
 
 Held-out designs are generated (rtl_agent.jobs.sft.generator, families `improve`) with another seed than the
 training pairs (seed 0), and any whose worst variant's text is in the training data is skipped: never an
@@ -10,7 +10,8 @@ evaluation design (RTLLM, VerilogEval, bench/headroom, designs/). `round` writes
 folder (task.yaml, spec.md, reference.v = the worst variant, tb.v = random stimulus compared against a golden
 copy of the reference), runs the optimize job on it with the adapter, and keeps the best design when the
 flow proves it equivalent to the reference and its PPA ratio is >= 1.10; those become improvement pairs
-(rtl_agent.jobs.sft.improve) for a brief retrain.
+(rtl_agent.jobs.sft.improve) in OUT/pairs.jsonl. The retrain on them is not wired yet: no `rtl-agent sft` option
+takes a pairs file.
 """
 from __future__ import annotations
 
