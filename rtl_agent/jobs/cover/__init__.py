@@ -35,9 +35,9 @@ hole becomes a flag on its process arm (by Verilator's file/line/column), toggle
 monitors in a wrapper that forces the testbench's reset (task.reset / reset_active_low, as the random
 phase applies it) in the first cycle; ABC `pdr` (one joint run over all targets first, then per target, then
 `dprove`) on a model with free initial registers proves "never from reset" (a waiver: method abc-pdr or
-abc-dprove, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model look for a witness. Witnesses become one stimulus (suite/formal.sv, +w=N picks one; `eda.reach_replay`)
-replayed under Verilator coverage in the sandbox: a witness counts only when its own replay hits its point
-(a replay that misses is recorded as rejected and the point stays undecided), and then joins the kept
+abc-dprove, bound unbounded), else `bmc3` then `pdr` on the zero-initialised model look for a witness.
+Witnesses become one stimulus (suite/formal.sv, +w=N picks one; `eda.reach_replay`) replayed under
+Verilator coverage in the sandbox: a witness counts only when its own replay hits its point (a replay that misses is recorded as rejected and the point stays undecided), and then joins the kept
 suite. Anything else is undecided with its reason (Yosys cannot read the design, unmapped point kind,
 clk2fflogic mode has proofs only, time). Results go to formal.json, keyed by a fingerprint of the DUT, the
 open points and the formal settings: outputs merge them while it matches, and a resumed run reuses them.

@@ -14,8 +14,8 @@ from training.store import RunStore
 
 from . import formal as fm
 from .config import CHASED, RANDOM, CoverConfig
-from .records import _state, origin
-from .targets import _covered, _pcts, met, points_of, target_status
+from .records import _state, note_first, origin
+from .targets import _pcts, met, points_of, target_status
 
 
 def write_outputs(task, out: Path, store: RunStore, cfg: CoverConfig) -> dict:
@@ -55,8 +55,7 @@ def _tally(sims, sources):
             pts = points_of(s["cov"])
             db.add(pts)
             by[origin(s.get("kind"))].add(pts)
-            for k in _covered(pts) - set(first):
-                first[k] = (origin(s.get("kind")), s["sim"] + 1)
+            note_first(first, pts, s)
         row = {"sim": s["sim"] + 1, "step": s["step"], "kind": s.get("kind", ""), "status": s["status"],
                "reward": round(s["reward"], 4), "gain": s.get("gain", 0), "accepted": int(bool(s.get("accepted")))}
         for t, ct in _pcts(db).items():

@@ -34,11 +34,16 @@ def origin(kind) -> str:
     return RANDOM if kind == RANDOM else "model"
 
 
+def note_first(first: dict, pts, s: dict):
+    """Record simulation `s` (its points `pts`) as the first to reach each covered point not in `first`."""
+    for k in _covered(pts) - set(first):
+        first[k] = (origin(s.get("kind")), s["sim"] + 1)
+
+
 def first_reached(sims) -> dict:
     """point key -> (origin, sim number) of the first simulation that covered it."""
     first = {}
     for s in sims:
         if s.get("cov"):
-            for k in _covered(points_of(s["cov"])) - set(first):
-                first[k] = (origin(s.get("kind")), s["sim"] + 1)
+            note_first(first, points_of(s["cov"]), s)
     return first
