@@ -1,12 +1,14 @@
 """Action kinds of optimize, the per-design bandit, and the noise floor (real tools, no model)."""
 import random
 import shutil
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
 
 from rtl_agent.jobs.optimize import OptimizeConfig
-from rtl_agent.jobs.optimize.actions import KINDS, Bandit, decl_ban, decl_head, decl_targets, parse_kinds, split
+from rtl_agent.jobs.optimize.actions import (KINDS, Bandit, decl_ban, decl_head, decl_targets, narrow_options,
+                                             narrow_target, narrow_widths, parse_kinds, split)
 from rtl_agent.jobs.optimize.env import OptimizeEnv, bandit_reward
 from rtl_agent.noise import perturbations, rename, swap
 from training.rows import Context
@@ -39,11 +41,22 @@ def test_declaration_targets_and_heads():
     assert decl_ban(lines[2]) == ("31",) and decl_ban(lines[1]) == ("2'd0, S1 = 2'd1",)    # what may not be copied
 
 
+def test_narrow_targets_and_the_widths_offered():
+    assert narrow_target("    reg [31:0] cnt;      // cycles") == (32, ["cnt"])
+    assert narrow_target("  reg [7:0] a, b;") == (8, ["a", "b"])
+    for no in ("  reg signed [7:0] a;", "  reg [7:1] a;", "  reg [7:0] m [0:3];", "  wire [7:0] w;",
+               "  reg [7:0] a = 0;", "  output reg [7:0] q;"):
+        assert narrow_target(no) is None, no
+    assert narrow_widths(32, 5) == [5, 6, 8] and narrow_widths(16, 2) == [2, 3] and narrow_widths(6, 5) == [5]
+    assert narrow_widths(5, 5) == [] and narrow_widths(8, 7) == [7]
+    assert narrow_options("    reg [31:0] cnt;  // c", [5, 6]) == ["4:0] cnt;  // c", "5:0] cnt;  // c"]
+
+
 def test_bandit_tries_every_kind_then_prefers_the_rewarded_one():
     b = Bandit(KINDS, c=0.1)
-    first = b.choose(5, random.Random(0))
+    first = b.choose(len(KINDS), random.Random(0))
     assert sorted(first) == sorted(KINDS)           # untried kinds first, all distinct
-    assert first == Bandit(KINDS, c=0.1).choose(5, random.Random(0))    # seeded: a resume chooses the same
+    assert first == Bandit(KINDS, c=0.1).choose(len(KINDS), random.Random(0))    # seeded: a resume chooses the same
     for k in KINDS:
         b.update(k, 0.5 if k == "decl" else -0.8, valid=k == "decl", find=k == "decl")
     assert b.choose(1, random.Random(1)) == ["decl"]
@@ -82,6 +95,7 @@ def test_noise_floor_measured_on_open(env):
 
 def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     e, ctx = env
+    assert "narrow" not in e.kinds      # no internal register with headroom: the kind is not offered
     gs = e.groups(ctx, 1)
     kinds = [g.info["action_kind"] for g in gs]
     assert len(gs) == 4 and len(set(kinds)) == 4 and sum(g.n for g in gs) == 4    # 4 samples, 4 kinds of 5
@@ -94,6 +108,31 @@ def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     assert "wire [8:0] inc;" in cand.value["code"] and cand.value["applied"]
     spec = e._spec_group(g.parent, 2)
     assert spec.info["action_kind"] == "spec" and "Current design" not in spec.prompt[-1]["content"]
+
+
+def test_narrow_offers_the_widths_the_testbench_leaves_room_for(tmp_path):
+    """wide_count's 32-bit cycle counter reaches 24 and its 16-bit phase 2 under the testbench: a narrow group
+    names one of them, its choices are the tight width, a spare bit and the next power of two, and a choice
+    applies as a one-line declaration edit."""
+    e = OptimizeEnv(OptimizeConfig(task="wide_count", group=3, kinds_per_parent=1, noise=False), tmp_path / "run")
+    ctx = Context(tmp_path / "run", lambda kind, **data: None)
+    e.open(ctx)
+    e.start(ctx)
+    assert "narrow" in e.kinds and e.ranges["cnt"].bits == 5 and e.ranges["ph"].bits == 2
+    ref = e.pool_[e.pool_.root].payload["code"]
+    lines = ref.splitlines()
+    assert {lines[i].split("//")[0].strip(): w for i, w in e._narrow_lines(ref).items()} == \
+        {"reg [31:0] cnt;": [5, 6, 8], "reg [15:0] ph;": [2, 3]}
+    e.bandit = Bandit(("narrow",), 0.5)
+    (g,) = e.groups(ctx, 1)
+    assert g.info["action_kind"] == "narrow" and g.stop == "\n" and g.choices and g.info["choices"] == list(g.choices)
+    cand = e.extract(g.prefill + g.choices[0] + "\n", g)
+    assert cand.value["applied"] and cand.value["code"] != ref
+    assert any(x in cand.value["code"] for x in ("reg [4:0] cnt;", "reg [1:0] ph;"))
+    narrowed = ref.replace("reg [31:0] cnt;", "reg [4:0] cnt;").replace("reg [15:0] ph;", "reg [1:0] ph;")
+    assert e._narrow_lines(narrowed) == {}
+    g = e._kind_group(SimpleNamespace(payload={"code": narrowed, "report": None}), e.pool_.root, 5, "narrow", 3)
+    assert g.info["action_kind"] == "decl" and not g.choices     # nothing left to narrow: a free decl edit
 
 
 def test_a_small_context_keeps_the_design_whole_with_a_brief_report(env):

@@ -347,6 +347,33 @@ def test_rl_step_on_hf_policy():
     assert not pol.model.training                    # left in eval mode, as it was
 
 
+def test_choose_draws_among_options_by_the_models_probabilities_and_the_update_moves_it():
+    """A `narrow` group's answer is one of a few widths, drawn by the policy's own sequence probabilities;
+    an RL step that rewards the less likely one makes it more likely: test-time RL can move the choice."""
+    from rtl_agent.policy.hf import HFPolicy
+    pol = HFPolicy("default")
+    msgs, pre = [{"role": "user", "content": "Declare a register for a counter that counts 0..24."}], "reg ["
+    opts = ["4:0] cnt;", "7:0] cnt;"]
+    got = pol.choose(msgs, opts, 6, temperature=1.0, seed=3, prefill=pre, stop="\n")
+    assert len(got) == 6 and {c.text for c in got} <= {pre + o for o in opts}
+    assert [c.text for c in got] == [c.text for c in pol.choose(msgs, opts, 6, temperature=1.0, seed=3,
+                                                                    prefill=pre, stop="\n")]    # seeded
+    assert all(c.finish_reason == "stop" and c.prompt_token_ids == pol.encode(msgs, pre) for c in got)
+    assert all(pol.tok.decode(c.token_ids).endswith("\n") for c in got)     # the stop, as a sample holds it
+
+    def logp(c):
+        with torch.no_grad():
+            return float(pol.logprobs(c.prompt_token_ids, c.token_ids).sum())
+    a, b = (pol.choose(msgs, [o], 1, prefill=pre, stop="\n")[0] for o in opts)
+    lo, hi = sorted((a, b), key=logp)
+    greedy = pol.choose(msgs, opts, 4, temperature=1e-4, seed=0, prefill=pre, stop="\n")
+    assert {c.text for c in greedy} == {hi.text}                  # a cold draw is the likelier option
+    gap = logp(hi) - logp(lo)
+    for _ in range(3):
+        rl_step(pol, [(lo.prompt_token_ids, [lo.token_ids, hi.token_ids], [1.0, -0.5])], eps=0.5, lr=3e-3)
+    assert logp(hi) - logp(lo) < gap
+
+
 class _SettingsEnv(Environment):
     def __init__(self, settings, legacy=None):
         self._s, self._legacy = settings, legacy or {}

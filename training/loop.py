@@ -70,6 +70,9 @@ class Group:
     stop: str | None = None        # this group's stop string (None: LoopConfig.stop)
     ban: tuple = ()                # strings the answer may not contain (an edit that must change them),
                                    # for samplers that can ban (can_ban); others ignore it
+    choices: tuple = ()            # the answer is one of these continuations of the prefill, drawn from the
+                                   # policy's own probabilities of them (a policy that can_choose); a policy
+                                   # that cannot samples freely
 
 
 class Environment:
@@ -277,7 +280,12 @@ class Loop:
         self.event("phase", step=k, phase="sampling", parents=[g.parent for g in groups])
         comps = []
         for j, g in enumerate(groups):
-            comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop, g.ban))
+            chooser = self._chooser() if g.choices else None
+            if chooser is not None:
+                comps.append(chooser.choose(g.prompt, list(g.choices), g.n, temperature=cfg.temperature,
+                                            seed=step_seed(cfg.seed, k, j), prefill=g.prefill, stop=g.stop))
+            else:
+                comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop, g.ban))
             self.event("phase", step=k, phase=f"sampled {j + 1}/{len(groups)}")
         t_sample = time.time() - t0
         cands = [[self._extract(k, j, i, g, c) for i, c in enumerate(cs)] for j, (g, cs) in enumerate(zip(groups, comps))]
@@ -325,6 +333,14 @@ class Loop:
         self._commit(k, allrows, m, train_stats, decision, adapter)
         self._prune_optimizers(k)
         self.event("step", step=k, **m)
+
+    def _chooser(self):
+        """The policy that scores a group's choices: the trainer (its weights are the ones being updated),
+        else the sampler; None when neither can (a served model: the group is sampled freely)."""
+        for p in (self.trainer, self.sampler):
+            if getattr(p, "can_choose", False):
+                return p
+        return None
 
     def _sample(self, prompt, n, seed, prefill="", stop=None, ban=()):
         cfg = self.cfg

@@ -66,11 +66,17 @@ class Policy:
     trainable = False
     prefill_ok = False
     can_ban = False        # sample(..., ban=[str]): the answer never contains those strings
+    can_choose = False     # choose(...): an answer drawn among given continuations by the model's probabilities
     context_window = 8192
 
     def sample(self, prompts, n=1, temperature=1.0, top_p=1.0, max_tokens=256,
                stop=None, seed=None, prefill=None) -> list[list[Completion]]:
         """One list of n completions per prompt, in prompt order."""
+        raise NotImplementedError
+
+    def choose(self, prompt, options, n=1, temperature=1.0, seed=None, prefill=None, stop=None) -> list:
+        """n Completions, each `prefill` + one of `options`, drawn with p(option) proportional to
+        exp(log p_model(option + stop | prompt, prefill) / temperature). Backends that score sequences."""
         raise NotImplementedError
 
     def count_tokens(self, messages) -> int:

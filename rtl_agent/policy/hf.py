@@ -6,6 +6,8 @@ CPU: fp32 by default (bf16 on request); GPU: bf16. The default model is SmolLM2-
 from __future__ import annotations
 
 import copy
+import math
+import random
 from pathlib import Path
 
 from .base import Completion, PolicyError, TrainablePolicy, as_messages, cut_at_stop
@@ -189,6 +191,30 @@ class HFPolicy(TrainablePolicy):
         return len(toks)
 
     # ---- scoring ---------------------------------------------------------------
+    can_choose = True
+
+    def choose(self, prompt, options, n=1, temperature=1.0, seed=None, prefill=None, stop=None) -> list:
+        """n answers among `options` (continuations of `prefill`), drawn from the model's own sequence
+        probabilities of them, sharpened or flattened by `temperature`; token_ids are the option's tokens
+        (and the stop string's, as a sampled answer would hold them), so the RL update scores them as usual."""
+        if not options:
+            raise PolicyError("choose: no options")
+        base, tail = self.encode(prompt, prefill), stop or ""
+        comps = []
+        for o in options:
+            full = self.encode(prompt, (prefill or "") + o + tail)
+            comps.append(full[len(base):] if full[:len(base)] == base
+                         else self.tok(o + tail, add_special_tokens=False)["input_ids"])
+        self.model.eval()
+        with self.torch.no_grad():
+            lps = self.logprobs([base] * len(options), comps)
+        scores = [float(lp.sum()) / max(float(temperature or 0), 1e-3) for lp in lps]
+        top = max(scores)
+        weights = [math.exp(s - top) for s in scores]
+        picks = random.Random(seed).choices(range(len(options)), weights=weights, k=n)
+        return [Completion((prefill or "") + options[i], list(comps[i]), lps[i].tolist(), list(base), "stop")
+                for i in picks]
+
     def logprobs(self, prompt_ids, completion_ids, adapter=True):
         """Per-token log p(completion | prompt). One pair of id lists -> a tensor; lists of them -> a list."""
         single = bool(prompt_ids) and isinstance(prompt_ids[0], int)

@@ -9,6 +9,10 @@ rewritten expression back to the same netlist (bench/results/one_line_headroom.m
     diff      free SEARCH/REPLACE blocks against the parent, several lines and blocks allowed
     decl      one declaration of the parent edited (a width, a state code, a parameter): its line is the
               prefilled SEARCH part, its replacement is prefilled up to the width bracket or the `=`
+    narrow    a register the reference's testbench leaves headroom in (eda/ranges.py) gets a narrower width,
+              chosen by the policy among a few that hold every value seen (the tight width, one spare bit,
+              the next power of two): the model ranks the widths, the probe proposes them, and the flow
+              still has to prove the narrower design equivalent. Only offered where such a register exists.
     line      one assignment's expression edited (the old action)
 
 Each parent's G samples are split among `kinds_per_parent` kinds chosen by a UCB bandit over the rewards
@@ -23,11 +27,14 @@ import math
 import random
 import re
 
-KINDS = ("spec", "rewrite", "diff", "decl", "line")
+KINDS = ("spec", "rewrite", "diff", "decl", "narrow", "line")
 # a declaration worth editing: an internal vector/variable (its width) or a parameter (its value)
 _WIDTH_DECL = re.compile(r"^(\s*(?:reg|wire|logic)\b(?:\s+signed)?\s*\[)([^\]]*\][^;=()]*;\s*(?://.*)?)$")
 _VALUE_DECL = re.compile(r"^(\s*(?:localparam|parameter)\b[^=;]*=\s*)([^;]*;?\s*(?://.*)?)$")
 _PORT_WORD = re.compile(r"\b(?:input|output|inout)\b")
+# an unsigned register vector [N:0] and its names (no initialiser, no array): what `narrow` may shrink
+_NARROW = re.compile(r"^\s*(?:reg|logic)\s*\[\s*(\d+)\s*:\s*0\s*\]\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*;"
+                     r"\s*(?://.*)?$")
 
 
 def parse_kinds(text: str) -> tuple[str, ...]:
@@ -64,6 +71,25 @@ def decl_ban(line: str) -> tuple:
     m = _VALUE_DECL.match(line)
     value = m.group(2).split(";")[0].strip() if m else ""
     return (value,) if value else ()
+
+
+def narrow_target(line: str) -> tuple[int, list] | None:
+    """(declared width, names) of a plain unsigned register declaration `reg [N:0] a, b;`, else None."""
+    m = _NARROW.match(line)
+    return (int(m.group(1)) + 1, [n.strip() for n in m.group(2).split(",")]) if m else None
+
+
+def narrow_widths(width: int, bits: int) -> list[int]:
+    """Widths an engineer would try for a register declared `width` bits whose values need `bits`: the tight
+    width, one spare bit, the next power of two; only those narrower than now."""
+    pow2 = 1 << max(0, bits - 1).bit_length()
+    return sorted(w for w in {bits, bits + 1, pow2} if bits <= w < width)
+
+
+def narrow_options(line: str, widths) -> list[str]:
+    """The continuations of decl_head(line) that declare the same names `widths` bits wide."""
+    rest = line[line.index("]") + 1:]
+    return [f"{w - 1}:0]{rest}" for w in widths]
 
 
 class Bandit:

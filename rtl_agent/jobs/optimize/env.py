@@ -57,7 +57,8 @@ from training.puct import Pool
 from training.rows import Attempt, Candidate, Context, Retry, Row
 from training.store import RunStore
 
-from .actions import Bandit, decl_ban, decl_head, decl_targets, parse_kinds, split
+from .actions import (Bandit, decl_ban, decl_head, decl_targets, narrow_options, narrow_target, narrow_widths,
+                      parse_kinds, split)
 from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
@@ -144,6 +145,10 @@ class OptimizeEnv(Environment):
             emit("phase", step=None, phase="value ranges: the reference's registers under its testbench")
             self.ranges = value_ranges(self.job, self.ref_src)
             emit("ranges", step=None, ranges={n: r.to_dict() for n, r in self.ranges.items()})
+        if self.kinds and "narrow" in self.kinds and not self._narrow_lines(_join(self.ref_src)):
+            # no register the testbench leaves headroom in: the kind has nothing to offer on this design
+            self.kinds = tuple(k for k in self.kinds if k != "narrow") or ("decl",)
+            self.bandit = Bandit(self.kinds, self.cfg.bandit_c)
         if not is_proven(eq) and not self.cfg.accept_unproven:
             # nothing can prove a candidate equivalent where the reference is not provable against itself
             emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
@@ -230,6 +235,19 @@ class OptimizeEnv(Environment):
         now = declared(code, self.task.top) if self.ranges else {}
         return {n: r for n, r in sorted(self.ranges.items()) if now.get(n, 0) > r.bits}
 
+    def _narrow_lines(self, code: str, region=None) -> dict:
+        """{0-based line: [widths]} of the register declarations of `code` whose every name has headroom
+        under the reference's testbench (self._slack), with the narrower widths worth offering."""
+        slack, out = self._slack(code), {}
+        for i, line in enumerate(code.splitlines()):
+            got = narrow_target(line)
+            if not got or (region and not region[0] <= i + 1 <= region[1]) or not all(n in slack for n in got[1]):
+                continue
+            widths = narrow_widths(got[0], max(slack[n].bits for n in got[1]))
+            if widths:
+                out[i] = widths
+        return out
+
     def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
         """One group of n samples of one action kind (actions.py) on the parent `state`."""
         p = state.payload
@@ -241,7 +259,16 @@ class OptimizeEnv(Environment):
             action, kind = "diff", "diff"
             view, msgs = self._view(p, action)
         pre = self._prefill(action, parent=p["code"])
-        stop, target, one_line, ban = self._stop(action, pre), None, False, ()
+        stop, target, one_line, ban, choices = self._stop(action, pre), None, False, (), ()
+        if pre and kind == "narrow":
+            wide = self._narrow_lines(p["code"], view.region)
+            if wide:
+                target = random.Random(seed).choice(sorted(wide))
+                line = p["code"].splitlines()[target]
+                pre += line + "\n=======\n" + decl_head(line)
+                stop, one_line, choices = "\n", True, tuple(narrow_options(line, wide[target]))
+            else:
+                kind = "decl"           # this parent has no register left to narrow
         if pre and kind in ("decl", "line"):
             lines, region = p["code"].splitlines(), view.region
             cand = [i for i in decl_targets(p["code"]) if not region or region[0] <= i + 1 <= region[1]] \
@@ -267,8 +294,9 @@ class OptimizeEnv(Environment):
                      {"mode": view.mode, "prompt_tokens": count, "budget": budget, "action": action, "action_kind": kind,
                       "region": list(view.region) if view.region else None,
                       "target_line": None if target is None else target + 1,
-                      **({"line_edit": True} if one_line else {}), **({"ban": list(ban)} if ban else {})},
-                     stop, ban)
+                      **({"line_edit": True} if one_line else {}), **({"ban": list(ban)} if ban else {}),
+                      **({"choices": list(choices)} if choices else {})},
+                     stop, ban, choices)
 
     def _group(self, state, sid, seed=0) -> Group:
         t, p = self.task, state.payload
