@@ -3,6 +3,9 @@
     python scripts/expert_iteration.py check  --adapter improve [--n 3]          # greedy answers, held-out designs
     python scripts/expert_iteration.py round  --adapter improve --n 6 --steps 3 --out runs/ei/r1
     python scripts/expert_iteration.py round  --adapter improve --n 6 --skip 6 --steps 3 --out runs/ei/r1b
+    python scripts/expert_iteration.py pairs  --found bench/results/expert_iteration_r1.json --n 6 --out runs/ei/r1
+    rtl-agent sft --kind improve --init improve --per-family 4 --out runs/sft/improve-r2 --pairs
+        runs/ei/r1/pairs.jsonl runs/ei/r1b/pairs.jsonl    # the retrain; round 2: --adapter runs/sft/improve-r2
 
 Held-out designs are generated (rtl_agent.jobs.sft.generator, families `improve`) with another seed than the
 training pairs (seed 0), and any whose worst variant's text is in the training data is skipped: never an
@@ -10,8 +13,9 @@ evaluation design (RTLLM, VerilogEval, bench/headroom, designs/). `round` writes
 folder (task.yaml, spec.md, reference.v = the worst variant, tb.v = random stimulus compared against a golden
 copy of the reference), runs the optimize job on it with the adapter, and keeps the best design when the
 flow proves it equivalent to the reference and its PPA ratio is >= 1.10; those become improvement pairs
-(rtl_agent.jobs.sft.improve) in OUT/pairs.jsonl. The retrain on them is not wired yet: no `rtl-agent sft` option
-takes a pairs file.
+(rtl_agent.jobs.sft.improve) in OUT/pairs.jsonl, which `rtl-agent sft --pairs` trains on beside the generated
+pairs. `pairs` rebuilds a round's pairs file from its committed found.json (the held-out designs are
+regenerated with the same seed; each find is judged again against its worst variant).
 """
 from __future__ import annotations
 
@@ -185,9 +189,33 @@ def expert_round(args):
     return found, pairs
 
 
+def rebuild_pairs(args):
+    """OUT/pairs.jsonl from a round's found.json: the same held-out designs, each find judged again."""
+    found = {f["top"]: f for f in json.loads(Path(args.found).read_text())["found"]}
+    pairs = []
+    for d, ok in heldout(args.n + args.skip, args.seed, _train_texts(Path(args.data)))[args.skip:]:
+        f = found.get(d.top)
+        if f is None:
+            continue
+        worse, rep = ok[0]
+        r = improve._judge(d.top, worse, f["code"], "nangate45", d.clock, d.reset)
+        if not improve._better(r, rep["ppa"], improve.MIN_RATIO):
+            print(f"{d.top}: the find no longer clears the checks; left out", flush=True)
+            continue
+        p, _ = improve.pairs_for(d, [(worse, rep), (f["code"], r)], "nangate45")
+        pairs += [{**x, "source": f"ei:{d.family}"} for x in p]
+        print(f"{d.top} ({d.family}): {len(p)} pairs", flush=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "pairs.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
+    print(f"{len(pairs)} pairs in {out / 'pairs.jsonl'}")
+    return pairs
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("check", "round"))
+    ap.add_argument("what", choices=("check", "round", "pairs"))
+    ap.add_argument("--found", default="", help="pairs: a round's found.json (bench/results/expert_iteration_r1.json)")
     ap.add_argument("--adapter", default="improve")
     ap.add_argument("--n", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1000, help="generator seed of the held-out designs (training: 0)")
@@ -198,7 +226,7 @@ def main(argv=None):
     ap.add_argument("--data", default="runs/sft/improve/data.jsonl", help="training pairs (to skip their designs)")
     ap.add_argument("--out", default="runs/ei")
     args = ap.parse_args(argv)
-    (check if args.what == "check" else expert_round)(args)
+    {"check": check, "round": expert_round, "pairs": rebuild_pairs}[args.what](args)
 
 
 if __name__ == "__main__":

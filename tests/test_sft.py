@@ -196,3 +196,29 @@ def test_bundled_adapters_by_name():
     assert adapter("--from-spec", "--adapter", "edit") == "edit" and adapter("--adapter", "none") == "none"
     man = json.loads((EDIT_ADAPTER / "manifest.json").read_text())
     assert man["training"]["init"].startswith("smollm2-verilog-edit@") and man["pairs"]["by_kind"] == {"edit-line": 361}
+
+
+def _improve_pair(worse: str, better: str) -> dict:
+    return sft_data.example("improve-full", "ei:test", [{"role": "user", "content": "Current design:\n" + worse}],
+                            "```verilog\n", better + "\n```")
+
+
+def test_pairs_files_are_checked_like_the_rest(evals, tmp_path):
+    """--pairs: a malformed line stops with its place; a pair copying an evaluation item is dropped."""
+    from argparse import Namespace
+    from rtl_agent.commands.sft import build_data
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"kind": "improve-full", "answer": "x"}) + "\n")
+    args = Namespace(data=[], kind="improve", pairs=[str(bad)], seed=0, per_family=0, pdk="nangate45", workers=1,
+                     families="improve", min_ratio=1.1, tasks=False)
+    with pytest.raises(ValueError, match=r"bad.jsonl:1: a pair needs"):
+        build_data(args, tmp_path / "out1", print)
+    name, text = next((n, t) for n, t in evals["RTLLM"].items() if len(t) > 400)
+    good = tmp_path / "pairs.jsonl"
+    mine = _improve_pair("module m(input a, output y); assign y = ~~a; endmodule",
+                         "module m(input a, output y); assign y = a; endmodule")
+    good.write_text("".join(json.dumps(p) + "\n" for p in (mine, _improve_pair("module x; endmodule", text))))
+    args.pairs = [str(good)]
+    pairs, meta = build_data(args, tmp_path / "out2", print)
+    assert pairs == [mine] and meta["overlap"]["dropped"]["hash"] + meta["overlap"]["dropped"]["ngram"] == 1
+    assert meta["pair_files"] == [{"path": str(good), "sha256": meta["pair_files"][0]["sha256"], "pairs": 2}]

@@ -39,6 +39,10 @@ def register(sub):
                    "(rtl_agent/jobs/sft/improve.py; kinds improve-full, improve-diff, improve-line); witness: the cover "
                    "job's hole prompt -> a formal witness as stimulus that its replay shows reaching the named hole, plus "
                    "the stim pairs (rtl_agent/jobs/sft/witness.py; kinds stim, witness)")
+    p.add_argument("--pairs", nargs="*", default=[], metavar="JSONL",
+                   help="more pairs, one JSON object a line in the data.jsonl format (kind, source, messages, prefill, "
+                   "answer): e.g. the proven improvements an expert-iteration round found on generated designs "
+                   "(scripts/expert_iteration.py round -> OUT/pairs.jsonl); they pass the same evaluation-set checks")
     p.add_argument("--min-ratio", type=float, default=1.10,
                    help="--kind improve: least PPA ratio worse/better of a pair (default 1.10)")
     p.add_argument("--families", default=None,
@@ -97,6 +101,10 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
         got, meta["generated"] = sft_data.generated(args.seed, args.per_family, args.pdk, args.workers, log,
                                                       args.families, args.rename)
         pairs += got
+    for f in getattr(args, "pairs", None) or []:
+        got = load_pairs(Path(f))
+        meta.setdefault("pair_files", []).append({"path": str(f), "sha256": _sha(Path(f)), "pairs": len(got)})
+        pairs += got
     if kind == "jobs":
         pairs += sft_data.file_pairs(files)
         if args.tasks:
@@ -111,6 +119,28 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
     atomic_write(out / "data_meta.json", json.dumps({k: v for k, v in meta.items() if k != "files"}, indent=1))
     atomic_write(cache, "".join(json.dumps(p) + "\n" for p in pairs))
     return pairs, meta
+
+
+PAIR_KEYS = ("kind", "source", "messages", "prefill", "answer")
+
+
+def load_pairs(path: Path) -> list:
+    """The pairs of a --pairs file; a missing file or a malformed line stops with its path and line number."""
+    if not path.is_file():
+        raise ValueError(f"--pairs {path}: no such file")
+    out = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            p = json.loads(line)
+        except ValueError as e:
+            raise ValueError(f"--pairs {path}:{n}: not JSON ({e})") from None
+        missing = [k for k in PAIR_KEYS if not isinstance(p, dict) or k not in p]
+        if missing or not isinstance(p["messages"], list) or not isinstance(p["answer"], str):
+            raise ValueError(f"--pairs {path}:{n}: a pair needs {', '.join(PAIR_KEYS)} (missing {missing or 'types'})")
+        out.append({k: p[k] for k in PAIR_KEYS})
+    return out
 
 
 def tokenize(policy, pairs, max_len):

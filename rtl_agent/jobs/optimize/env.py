@@ -63,8 +63,6 @@ from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
 
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-
 
 class OptimizeEnv(Environment):
     """Prompts from PUCT-selected parents, Verilog extraction, EDA verification and the PPA reward."""
@@ -88,6 +86,7 @@ class OptimizeEnv(Environment):
         self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
         self.noise = NoiseFloor()
         self.ranges = {}
+        self._slack_of = {}        # code -> its registers with headroom (asked for by every edit prompt)
 
     def attach(self, policy):
         self.policy = policy
@@ -232,8 +231,10 @@ class OptimizeEnv(Environment):
     def _slack(self, code: str) -> dict:
         """{name: Range} of the reference's registers that `code` still declares wider than the values the
         testbench gave them (eda/ranges.py)."""
-        now = declared(code, self.task.top) if self.ranges else {}
-        return {n: r for n, r in sorted(self.ranges.items()) if now.get(n, 0) > r.bits}
+        if code not in self._slack_of:
+            now = declared(code, self.task.top) if self.ranges else {}
+            self._slack_of = {code: {n: r for n, r in sorted(self.ranges.items()) if now.get(n, 0) > r.bits}}
+        return self._slack_of[code]
 
     def _narrow_lines(self, code: str, region=None) -> dict:
         """{0-based line: [widths]} of the register declarations of `code` whose every name has headroom
@@ -277,7 +278,7 @@ class OptimizeEnv(Environment):
                 kind = "line"
                 cand = edits.targets(p["code"], focus.path_names(p.get("report")), region)[:8]
             rng, slack = random.Random(seed), set(self._slack(p["code"])) if kind == "decl" else set()
-            wide = [i for i in cand if slack & set(_IDENT.findall(lines[i]))]
+            wide = [i for i in cand if slack & set(re.findall(r"[A-Za-z_]\w*", lines[i]))]
             if wide and rng.random() < 2 / 3:       # mostly a register the testbench leaves headroom in
                 cand = wide
             if cand:
