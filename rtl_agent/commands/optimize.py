@@ -75,8 +75,9 @@ def register(sub):
                    "parent) or mixed (either); default %(default)s (see bench/results/optimize_actions.md)")
     p.add_argument("--actions", default=D["actions"], metavar="KINDS",
                    help="action kinds the sampler mixes, chosen per parent by a bandit on the reward each kind earned "
-                   "on this design: auto (= spec,rewrite,diff,decl,line), a comma list of them, or legacy (only the "
-                   "--edit action); default %(default)s")
+                   "on this design: auto (= spec,rewrite,diff,decl,narrow,line; narrow only where the reference's testbench "
+                   "leaves a register headroom), a comma list of them, or legacy (only the --edit action); "
+                   "default %(default)s")
     p.add_argument("--kinds-per-parent", type=int, default=D["kinds_per_parent"],
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
