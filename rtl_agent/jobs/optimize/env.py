@@ -46,7 +46,7 @@ from pathlib import Path
 from designs import load_task
 from designs.task import TaskError
 from eda.flow import FlowJob, calibrate, evaluate
-from eda.hdl import normalise
+from eda.hdl import IDENT, normalise
 from eda.ranges import declared, value_ranges
 from eda.report import Report, is_proven, is_unproven
 from rtl_agent import edits, focus, prompts
@@ -266,7 +266,7 @@ class OptimizeEnv(Environment):
             if wide:
                 target = random.Random(seed).choice(sorted(wide))
                 line = p["code"].splitlines()[target]
-                pre += line + "\n=======\n" + decl_head(line)
+                pre += _decl_prefill(line)
                 stop, one_line, choices = "\n", True, tuple(narrow_options(line, wide[target]))
             else:
                 kind = "decl"           # this parent has no register left to narrow
@@ -278,13 +278,13 @@ class OptimizeEnv(Environment):
                 kind = "line"
                 cand = edits.targets(p["code"], focus.path_names(p.get("report")), region)[:8]
             rng, slack = random.Random(seed), set(self._slack(p["code"])) if kind == "decl" else set()
-            wide = [i for i in cand if slack & set(re.findall(r"[A-Za-z_]\w*", lines[i]))]
+            wide = [i for i in cand if slack & set(re.findall(IDENT, lines[i]))]
             if wide and rng.random() < 2 / 3:       # mostly a register the testbench leaves headroom in
                 cand = wide
             if cand:
                 target = rng.choice(cand)
                 one_line = kind == "decl" or self.cfg.line_edit
-                pre += (lines[target] + "\n=======\n" + decl_head(lines[target]) if kind == "decl" else
+                pre += (_decl_prefill(lines[target]) if kind == "decl" else
                         prompts.target_prefill(lines[target], self.cfg.line_edit, self.cfg.keep_lhs))
                 stop = "\n" if one_line else ">>>>>>> REPLACE"
                 ban = decl_ban(lines[target]) if kind == "decl" else ()
@@ -445,6 +445,12 @@ def bandit_reward(row: Row, penalties: dict) -> float:
     Its own -0.3 (mild, so the policy is not pushed into broken designs) made `decl`, whose small-model answers
     mostly repeat the old width, the bandit's favourite on wide_count (bench/results/find_rate.md)."""
     return penalties.get("extract", -1.0) if row.status == "duplicate" else row.reward
+
+
+def _decl_prefill(line: str) -> str:
+    """A one-line declaration edit's prefill after the fence: its SEARCH line, and the replacement up to the
+    width bracket or the `=` (decl and narrow)."""
+    return line + "\n=======\n" + decl_head(line)
 
 
 def _join(src: dict) -> str:
