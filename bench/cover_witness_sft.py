@@ -4,7 +4,14 @@ budget as bench/cover_closure.py; then what share of the formal phase's work the
 holes the random phase left (the same random runs for both), with witnesses replayed, and the points the model
 closed among them. Writes bench/results/cover_closure_witness_sft.{csv,md}.
 
+With `--random-budget N` below the default 8 the model gets the holes a shorter random phase leaves, most of
+them reachable (after the full random phase nearly every hole left is proven unreachable, so the model has
+nothing it could close). Each closed point is then checked against a random-only job at the same budget (all
+12 simulations random, long rounds included): the points the model closed that random also reaches, and those
+it does not. Writes bench/results/cover_closure_witness_sft_r{N}.{csv,md}.
+
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python bench/cover_witness_sft.py
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python bench/cover_witness_sft.py --random-budget 1
 """
 import argparse
 import os
@@ -61,6 +68,18 @@ def formal_work(suite, name, run: Path, args) -> dict:
             "seconds": secs}
 
 
+def random_only(suite, name, base: dict) -> set:
+    """Keys a random-only job reaches at the same budget (every simulation random; no model loads)."""
+    from designs import load_suite
+    r = job((suite, name, {**base, "adapter": "none", "random_budget": base["budget"], "patience": base["budget"] + 1,
+                           "tag": "wsft_random_only"}))
+    if r.get("status") != "done":
+        return set()
+    t = next(x for x in load_suite(suite, only=name) if x.name == name)
+    db = cover_union(Path(base["runs"]) / "wsft_random_only" / name, t.reference_sources())
+    return {p.key for p in db.points.values() if p.count > 0}
+
+
 def model_closed(run: Path, src) -> set:
     """Keys covered by the job but not by its random phase (formal off: the model closed them)."""
     from rtl_agent.jobs import cover
@@ -80,11 +99,17 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="comma list of designs")
     ap.add_argument("--budget", type=int, default=12)
     ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--random-budget", type=int, default=8,
+                    help="random runs at most before the model (patience 4); below 8 the results go to "
+                         "cover_closure_witness_sft_r{N} and each closure is checked against a random-only job")
     ap.add_argument("--formal-budget", type=float, default=60.0)
     ap.add_argument("--formal-point", type=float, default=8.0)
     ap.add_argument("--runs", default=str(ROOT / "runs" / "bench-cover-closure"))
     ap.add_argument("--report-only", action="store_true", help="rewrite the .md from the .csv, run nothing")
     args = ap.parse_args(argv)
+    global OUT
+    if args.random_budget != 8:
+        OUT = OUT.with_name(f"{OUT.name}_r{args.random_budget}")
     if args.report_only:
         old = pd.read_csv(OUT.with_suffix(".csv")).astype(object)
         write_md(old.where(old.notna(), "").to_dict("records"), _uptime(), 0.0, args)
@@ -94,28 +119,34 @@ def main(argv=None):
     if args.only:
         ds = [d for d in ds if d[1] in set(args.only.split(","))]
     start, t0, rows = _uptime(), time.monotonic(), []
-    base = {"target": "line=95,branch=90,toggle=80", "budget": args.budget, "random_budget": 8, "patience": 4,
+    base = {"target": "line=95,branch=90,toggle=80", "budget": args.budget, "random_budget": args.random_budget, "patience": 4,
             "group": 8, "max_tokens": args.max_tokens, "runs": args.runs, "no_train": True, "formal": False,
             "formal_budget": args.formal_budget, "formal_point": args.formal_point, "target_of": "all"}
+    sfx = "" if args.random_budget == 8 else f"_r{args.random_budget}"
     for suite, name in ds:
         row = {"suite": suite, "task": name}
         closed = {}
         for a in ADAPTERS:
-            r = job((suite, name, {**base, "adapter": a, "tag": f"wsft_{a}"}))
+            r = job((suite, name, {**base, "adapter": a, "tag": f"wsft{sfx}_{a}"}))
             row.update({f"{a}_{k}": r.get(k, "") for k in ("status", "job_total_pct", "model_samples", "model_ran",
                                                          "model_no_code", "closed_by_model", "job_s")})
             if r.get("status") == "done":
                 t = next(x for x in load_suite(suite, only=name) if x.name == name)
-                closed[a] = model_closed(Path(args.runs) / f"wsft_{a}" / name, t.reference_sources())
+                closed[a] = model_closed(Path(args.runs) / f"wsft{sfx}_{a}" / name, t.reference_sources())
+                row[f"{a}_closed_keys"] = "|".join(sorted(closed[a]))
             print(f"{name:24s} {a:8s} closed {r.get('closed_by_model')} ran {r.get('model_ran')}/"
                   f"{r.get('model_samples')} {r.get('job_s')}s {r.get('note', '')}", flush=True)
+        if args.random_budget != 8 and (closed.get("cover") or closed.get("default")):
+            rnd = random_only(suite, name, base)
+            for a in ADAPTERS:
+                row[f"{a}_beyond_random"] = len(closed.get(a, set()) - rnd)
         if closed.get("cover"):
             t = next(x for x in load_suite(suite, only=name) if x.name == name)
-            db = cover_union(Path(args.runs) / "wsft_cover" / name, t.reference_sources())
+            db = cover_union(Path(args.runs) / f"wsft{sfx}_cover" / name, t.reference_sources())
             row["cover_closed_points"] = "; ".join(sorted(db.points[k].describe().split(" in uut")[0]
                                                           for k in closed["cover"]))[:300]
         if closed.get("cover") or closed.get("default"):
-            f = formal_work(suite, name, Path(args.runs) / "wsft_default" / name, args)
+            f = formal_work(suite, name, Path(args.runs) / f"wsft{sfx}_default" / name, args)
             wit, und = f["hit"], {k for k, v in f["verdicts"].items() if v.status != "unreachable"} - f["hit"]
             for a in ADAPTERS:
                 c = closed.get(a, set())
@@ -154,10 +185,14 @@ def write_md(rows, start, secs, args):
             f"({100 * tot(f'{a}_saved_witness') / max(tot('formal_witness'), 1):.0f}%) on the designs where a model "
             f"closed anything; {tot(f'{a}_beyond_formal')} closed points formal left undecided, "
             f"{tot(f'{a}_formal_unreachable')} it had proven unreachable")
+        if args.random_budget != 8:
+            summary[f"closed points a random-only job at the same budget does not reach, adapter {a} (designs)"] = (
+                f"{tot(f'{a}_beyond_random')} ({sum(int(r.get(f'{a}_beyond_random') or 0) > 0 for r in rows)})")
         summary[f"conflicts, adapter {a}: reached by its stimulus, yet proven unreachable from reset (not counted)"] \
             = tot(f"{a}_conflict")
     cols = ["suite", "task"] + [f"{a}_{k}" for a in ADAPTERS
-                                for k in ("closed_by_model", "conflict", "model_ran", "model_samples")] \
+                                for k in ("closed_by_model", "conflict", "model_ran", "model_samples")
+                                + (("beyond_random",) if args.random_budget != 8 else ())] \
         + ["formal_open", "formal_witness", "formal_unreachable", "cover_saved_witness", "default_saved_witness",
            "formal_s", "cover_closed_points"]
     text = (header("Coverage closure: points closed by the witness-trained adapter (formal phase off)", {
@@ -166,7 +201,7 @@ def write_md(rows, start, secs, args):
         "load (uptime)": f"at the start: {start}; at the end: {_uptime()}",
         "load (os.getloadavg)": " ".join(f"{x:.2f}" for x in os.getloadavg())})
         + f"\nPer design and adapter: the cover job (bench/cover_closure.py's job, budget {args.budget}, random phase "
-        f"at most 8 runs with patience 4, then one group of 8 samples x {args.max_tokens} tokens, no RL step, "
+        f"at most {args.random_budget} runs with patience 4, then one group of 8 samples x {args.max_tokens} tokens, no RL step, "
         "--no-formal). Formal work: eda.reach (budget "
         f"{args.formal_budget:g} s, {args.formal_point:g} s per point) on the holes the random phase left, witnesses "
         "replayed under Verilator; a model-closed point among the replayed witnesses is formal work saved.\n\n"

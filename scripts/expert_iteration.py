@@ -4,8 +4,10 @@
     python scripts/expert_iteration.py round  --adapter improve --n 6 --steps 3 --out runs/ei/r1
     python scripts/expert_iteration.py round  --adapter improve --n 6 --skip 6 --steps 3 --out runs/ei/r1b
     python scripts/expert_iteration.py pairs  --found bench/results/expert_iteration_r1.json --n 6 --out runs/ei/r1
-    rtl-agent sft --kind improve --init improve --per-family 4 --out runs/sft/improve-r2 --pairs
-        runs/ei/r1/pairs.jsonl runs/ei/r1b/pairs.jsonl    # the retrain; round 2: --adapter runs/sft/improve-r2
+    rtl-agent sft --kind improve --init improve --per-family 4 --max-len 1024 --kinds improve-full,improve-line
+        --out runs/sft/improve-r2 --pairs runs/ei/r1/pairs.jsonl runs/ei/r1b/pairs.jsonl
+        # the retrain (the improve adapter's own recipe: its prompts run 530-900 tokens, so the default
+        # --max-len 512 keeps none); round 2: --adapter runs/sft/improve-r2
 
 Held-out designs are generated (rtl_agent.jobs.sft.generator, families `improve`) with another seed than the
 training pairs (seed 0), and any whose worst variant's text is in the training data is skipped: never an

@@ -211,9 +211,13 @@ def run(args) -> int:
         init = adapter_id(args.init)
         pol.load_adapter(path)
     want = set(args.kinds.split(","))
-    seqs, kept = tokenize(pol, [p for p in pairs if p["kind"] in want], args.max_len)
+    todo = [p for p in pairs if p["kind"] in want]
+    seqs, kept = tokenize(pol, todo, args.max_len)
     if not seqs:
-        raise ValueError("no training pairs fit --max-len; raise it or add data")
+        shortest = min((len(pol.encode(p["messages"], p["prefill"] or None)) for p in todo), default=0)
+        raise ValueError(f"none of the {len(todo)} training pairs of kinds {sorted(want)} fits --max-len "
+                         f"{args.max_len}" + (f" (the shortest prompt alone is {shortest} tokens)" if todo else "")
+                         + "; raise it or add data")
     kinds, sources = {}, {}
     for p, (a, b) in zip(kept, seqs):
         kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
