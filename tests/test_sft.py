@@ -196,6 +196,13 @@ def test_bundled_adapters_by_name():
     assert adapter("--from-spec", "--adapter", "edit") == "edit" and adapter("--adapter", "none") == "none"
     man = json.loads((EDIT_ADAPTER / "manifest.json").read_text())
     assert man["training"]["init"].startswith("smollm2-verilog-edit@") and man["pairs"]["by_kind"] == {"edit-line": 361}
+    from rtl_agent.policy.models import BUNDLED_ADAPTERS
+    for name, path in BUNDLED_ADAPTERS.items():      # each one ships whole: weights, config, manifest, README
+        assert all((path / f).is_file() for f in ("adapter_model.safetensors", "adapter_config.json",
+                                                    "manifest.json", "README.md")), name
+    man2 = json.loads((BUNDLED_ADAPTERS["improve2"] / "manifest.json").read_text())
+    assert man2["training"]["init"] == adapter_id("improve")        # expert iteration continues the improve one
+    assert man2["pairs"]["by_source"]["ei"] > 0 and sum(f["pairs"] for f in man2["pair_files"]) == 13
 
 
 def _improve_pair(worse: str, better: str) -> dict:

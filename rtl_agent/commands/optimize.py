@@ -38,8 +38,9 @@ def register(sub):
     p.add_argument("--adapter", default=None,
                    help="SFT adapter merged into the model: edit, the bundled adapter trained further on one-line "
                    "edits (the default, bundled model only); default, the bundled Verilog adapter, better at full "
-                   "rewrites and from a spec (the default with --from-spec); none: off; or a folder from "
-                   "`rtl-agent sft`")
+                   "rewrites and from a spec (the default with --from-spec); improve, edit trained on verified "
+                   "improvements of generated designs; improve2, that one after a round of expert iteration "
+                   "(bench/results/find_rate_improve_r2.md); none: off; or a folder from `rtl-agent sft`")
     p.add_argument("--policy-backend", dest="backend", default=D["backend"], choices=("hf", "vllm", "openai"),
                    help="sampling backend: hf (transformers, CPU or GPU), vllm (LoRA hot-swap after each update; "
                    "training stays on hf) or openai (an OpenAI-compatible server, --model MODEL@BASE_URL, with "

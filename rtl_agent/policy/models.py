@@ -30,10 +30,14 @@ EDIT_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-edit"
 # The edit adapter trained further on verified improvements (design + EDA report -> a better design, each pair
 # proven equivalent and >= 1.10x better in PPA on Nangate45: rtl_agent/jobs/sft/improve.py; its README).
 IMPROVE_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-improve"
+# That one after a round of expert iteration: trained again with the improvements it found itself on held-out
+# generated designs (scripts/expert_iteration.py; its README).
+IMPROVE2_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-improve2"
 # The default adapter trained on the cover job's hole prompt -> formal witnesses whose replay reaches the named hole
 # (rtl_agent/jobs/sft/witness.py; its README): the cover job's `--adapter cover`.
 COVER_ADAPTER = DEFAULT_ADAPTER.parent / "smollm2-verilog-cover"
-BUNDLED_ADAPTERS = {"default": DEFAULT_ADAPTER, "edit": EDIT_ADAPTER, "improve": IMPROVE_ADAPTER, "cover": COVER_ADAPTER}
+BUNDLED_ADAPTERS = {"default": DEFAULT_ADAPTER, "edit": EDIT_ADAPTER, "improve": IMPROVE_ADAPTER,
+                    "improve2": IMPROVE2_ADAPTER, "cover": COVER_ADAPTER}
 
 
 def gguf_dir() -> Path:
@@ -94,7 +98,8 @@ def default_model_dir() -> Path:
 
 def resolve_adapter(adapter, model="default") -> Path | None:
     """The adapter to merge into the base weights: "default" is the bundled Verilog adapter, "edit" its
-    one-line-edit variant, "improve" that one trained on verified improvements and "cover" the default one trained on
+    one-line-edit variant, "improve" that one trained on verified improvements ("improve2": after a round of
+    expert iteration) and "cover" the default one trained on
     formal witnesses of coverage holes, for the bundled model only
     (None for any other model); None, "" or "none" is no
     adapter; else a folder holding one."""
