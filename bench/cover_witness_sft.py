@@ -68,16 +68,19 @@ def formal_work(suite, name, run: Path, args) -> dict:
             "seconds": secs}
 
 
-def random_only(suite, name, base: dict) -> set:
+def random_only(suite, name, src, base: dict) -> set:
     """Keys a random-only job reaches at the same budget (every simulation random; no model loads)."""
-    from designs import load_suite
     r = job((suite, name, {**base, "adapter": "none", "random_budget": base["budget"], "patience": base["budget"] + 1,
                            "tag": "wsft_random_only"}))
     if r.get("status") != "done":
         return set()
-    t = next(x for x in load_suite(suite, only=name) if x.name == name)
-    db = cover_union(Path(base["runs"]) / "wsft_random_only" / name, t.reference_sources())
+    db = cover_union(Path(base["runs"]) / "wsft_random_only" / name, src)
     return {p.key for p in db.points.values() if p.count > 0}
+
+
+def _suffix(args) -> str:
+    """Results file and run tags of a shorter random phase than the default 8 runs."""
+    return "" if args.random_budget == 8 else f"_r{args.random_budget}"
 
 
 def model_closed(run: Path, src) -> set:
@@ -108,8 +111,8 @@ def main(argv=None):
     ap.add_argument("--report-only", action="store_true", help="rewrite the .md from the .csv, run nothing")
     args = ap.parse_args(argv)
     global OUT
-    if args.random_budget != 8:
-        OUT = OUT.with_name(f"{OUT.name}_r{args.random_budget}")
+    sfx = _suffix(args)
+    OUT = OUT.with_name(OUT.name + sfx)
     if args.report_only:
         old = pd.read_csv(OUT.with_suffix(".csv")).astype(object)
         write_md(old.where(old.notna(), "").to_dict("records"), _uptime(), 0.0, args)
@@ -122,27 +125,25 @@ def main(argv=None):
     base = {"target": "line=95,branch=90,toggle=80", "budget": args.budget, "random_budget": args.random_budget, "patience": 4,
             "group": 8, "max_tokens": args.max_tokens, "runs": args.runs, "no_train": True, "formal": False,
             "formal_budget": args.formal_budget, "formal_point": args.formal_point, "target_of": "all"}
-    sfx = "" if args.random_budget == 8 else f"_r{args.random_budget}"
     for suite, name in ds:
         row = {"suite": suite, "task": name}
         closed = {}
+        src = next(x for x in load_suite(suite, only=name) if x.name == name).reference_sources()
         for a in ADAPTERS:
             r = job((suite, name, {**base, "adapter": a, "tag": f"wsft{sfx}_{a}"}))
             row.update({f"{a}_{k}": r.get(k, "") for k in ("status", "job_total_pct", "model_samples", "model_ran",
                                                          "model_no_code", "closed_by_model", "job_s")})
             if r.get("status") == "done":
-                t = next(x for x in load_suite(suite, only=name) if x.name == name)
-                closed[a] = model_closed(Path(args.runs) / f"wsft{sfx}_{a}" / name, t.reference_sources())
+                closed[a] = model_closed(Path(args.runs) / f"wsft{sfx}_{a}" / name, src)
                 row[f"{a}_closed_keys"] = "|".join(sorted(closed[a]))
             print(f"{name:24s} {a:8s} closed {r.get('closed_by_model')} ran {r.get('model_ran')}/"
                   f"{r.get('model_samples')} {r.get('job_s')}s {r.get('note', '')}", flush=True)
-        if args.random_budget != 8 and (closed.get("cover") or closed.get("default")):
-            rnd = random_only(suite, name, base)
+        if sfx and (closed.get("cover") or closed.get("default")):
+            rnd = random_only(suite, name, src, base)
             for a in ADAPTERS:
                 row[f"{a}_beyond_random"] = len(closed.get(a, set()) - rnd)
         if closed.get("cover"):
-            t = next(x for x in load_suite(suite, only=name) if x.name == name)
-            db = cover_union(Path(args.runs) / f"wsft{sfx}_cover" / name, t.reference_sources())
+            db = cover_union(Path(args.runs) / f"wsft{sfx}_cover" / name, src)
             row["cover_closed_points"] = "; ".join(sorted(db.points[k].describe().split(" in uut")[0]
                                                           for k in closed["cover"]))[:300]
         if closed.get("cover") or closed.get("default"):
@@ -175,6 +176,8 @@ def write_md(rows, start, secs, args):
             if f"{a}_conflict" not in r:
                 r[f"{a}_conflict"] = int(r.get(f"{a}_formal_unreachable") or 0)
                 r[f"{a}_closed_by_model"] = int(r.get(f"{a}_closed_by_model") or 0) - r[f"{a}_conflict"]
+                if r.get(f"{a}_beyond_random") not in (None, ""):     # random never reaches a conflict point
+                    r[f"{a}_beyond_random"] = int(r[f"{a}_beyond_random"]) - r[f"{a}_conflict"]
     for a in ADAPTERS:
         summary[f"points closed by the model, adapter {a} (designs with > 0)"] = (
             f"{tot(f'{a}_closed_by_model')} ({sum(int(r.get(f'{a}_closed_by_model') or 0) > 0 for r in rows)})")
@@ -185,14 +188,14 @@ def write_md(rows, start, secs, args):
             f"({100 * tot(f'{a}_saved_witness') / max(tot('formal_witness'), 1):.0f}%) on the designs where a model "
             f"closed anything; {tot(f'{a}_beyond_formal')} closed points formal left undecided, "
             f"{tot(f'{a}_formal_unreachable')} it had proven unreachable")
-        if args.random_budget != 8:
+        if _suffix(args):
             summary[f"closed points a random-only job at the same budget does not reach, adapter {a} (designs)"] = (
                 f"{tot(f'{a}_beyond_random')} ({sum(int(r.get(f'{a}_beyond_random') or 0) > 0 for r in rows)})")
         summary[f"conflicts, adapter {a}: reached by its stimulus, yet proven unreachable from reset (not counted)"] \
             = tot(f"{a}_conflict")
     cols = ["suite", "task"] + [f"{a}_{k}" for a in ADAPTERS
                                 for k in ("closed_by_model", "conflict", "model_ran", "model_samples")
-                                + (("beyond_random",) if args.random_budget != 8 else ())] \
+                                + (("beyond_random",) if _suffix(args) else ())] \
         + ["formal_open", "formal_witness", "formal_unreachable", "cover_saved_witness", "default_saved_witness",
            "formal_s", "cover_closed_points"]
     text = (header("Coverage closure: points closed by the witness-trained adapter (formal phase off)", {
