@@ -8,7 +8,9 @@ run without training (the paired ttt-vs-frozen comparison, bench/ttt_vs_frozen.p
 A find: a candidate proven equivalent (its equivalence verdict `proven`), PPA ratio >= 1.10 and above
 the design's noise floor (measured by the run itself, rtl_agent.noise) times its parent's ratio (so an edit
 of an earlier find that keeps its PPA is not counted again). Per design: best ratio, found or
-not, the share of its log-headroom recovered (log best / log ceiling), finds per action kind.
+not, the share of its log-headroom recovered (log best / log ceiling), finds per action kind, and whether
+the run's best design holds on the other PDK too (found_both_pdks: >= 1.10 there and above that PDK's own
+noise floor; jobs/optimize/cross.py), which a gain that only steers one library's mapping does not.
 
     python bench/find_rate.py [--tasks a,b] [--seeds 2] [--frozen] [--name find_rate]
 
@@ -68,7 +70,23 @@ def run_one(task: str, mode: str, seed: int, base: Path, adapter: str = "") -> d
     got = {"wall_s": round(time.time() - t0, 1), "load": [round(x, 2) for x in os.getloadavg()],
            "best_kind": summ.get("best_kind")}
     (out / "bench.json").write_text(json.dumps(got))       # read back by finished(): the load it ran under
-    return {**collect(out), "task": task, "mode": mode, "seed": seed, **got}
+    return with_cross({**collect(out), "task": task, "mode": mode, "seed": seed, **got}, out)
+
+
+def with_cross(r: dict, out: Path) -> dict:
+    """A found run's best design on the other PDK (jobs/optimize/cross.py; kept in the run folder)."""
+    if r.get("found") and "cross" not in r:
+        from rtl_agent.jobs.optimize.cross import check_run
+        try:
+            r["cross"] = check_run(out, r["task"])
+        except Exception as e:          # a task that no longer loads: said in the row, the report goes on
+            r["cross"] = {"why": f"{type(e).__name__}: {e}"[:200]}
+    return r
+
+
+def holds_both(r: dict) -> bool:
+    c = r.get("cross") or {}
+    return bool(r.get("found") and c.get("holds") and (c.get("ratio") or 0) >= FIND)
 
 
 def collect(out: Path) -> dict:
@@ -123,7 +141,10 @@ def summarize(runs: list, ceil: dict) -> list[dict]:
             for k, v in r["finds"].items():
                 kinds[k] = kinds.get(k, 0) + v
         rows.append({"task": task, "suite": suite, "mode": mode, "ceiling": round(c, 4), "noise_floor": round(nf, 4),
-                     "best_ratio": round(best, 4), "found_runs": sum(r["found"] for r in mine), "runs": len(mine),
+                     "best_ratio": round(best, 4), "found_runs": sum(r["found"] for r in mine),
+                     "found_both_pdks": sum(holds_both(r) for r in mine),
+                     "other_pdk_ratio": round(max([(r.get("cross") or {}).get("ratio") or 0 for r in mine
+                                                   if r["found"]] or [0]), 4) or "", "runs": len(mine),
                      "recovered": round(math.log(best) / math.log(c), 3) if c > 1 and best > 1 else 0.0,
                      "finds_by_kind": json.dumps(kinds, sort_keys=True),
                      "errors": "; ".join(r["error"] for r in runs if r["task"] == task and "error" in r)})
@@ -155,8 +176,11 @@ def write_report(rows: list, runs: list, a, elapsed: float):
                     f"{a.adapter or 'edit (the default)'}; seeds run "
                     f"{a.seeds_done}; {len(runs)} finished runs"}), "",
         f"A find: proven equivalent, PPA ratio >= {FIND} and above the design's noise floor.", "",
-        f"- headroom tasks with a find: {sum(r['found_runs'] > 0 for r in proj)}/{len(proj)} (target: half)",
+        f"- headroom tasks with a find: {sum(r['found_runs'] > 0 for r in proj)}/{len(proj)} (target: half); "
+        f"with a find that also holds on the other PDK (found_both_pdks: Sky130 for a Nangate45 run, >= {FIND} "
+        f"and above that PDK's own noise floor): {sum(r['found_both_pdks'] > 0 for r in proj)}/{len(proj)}",
         f"- RTLLM designs with a find: {sum(r['found_runs'] > 0 for r in rt)}/{len(rt)} tried (target: 5); "
+        f"holding on the other PDK too: {sum(r['found_both_pdks'] > 0 for r in rt)}; "
         f"{sum(r['mode'] == 'frozen' for r in rt)} of them run frozen only (--extra-mode frozen)",
         f"- RTLLM geomean PPA ratio over {len(rtllm)} designs (1.0 where nothing found): {got_all:.3f}; "
         f"headroom-map ceiling {ceil_all:.3f}; published testbench-only result 1/0.349 = {1 / 0.349:.3f}",
@@ -176,8 +200,19 @@ def write_report(rows: list, runs: list, a, elapsed: float):
                  "Same settings, seeds and per-step sampling seeds in both modes (step 1 is the same draw); the "
                  "frozen run never updates the LoRA. best_ratio = PPA_ref / PPA of the best proven design so far.", ""]
                 + fl) + "\n")
-    (RESULTS / f"{a.name}.md").write_text("\n".join(lines) + "\n")
+    md = RESULTS / f"{a.name}.md"
+    md.write_text("\n".join(lines) + "\n" + kept_reading(md))
     plot(rows, RESULTS / f"{a.name}.png")
+
+
+def kept_reading(md: Path) -> str:
+    """A regenerated report keeps the hand-written reading of the one it replaces (from its heading on)."""
+    try:
+        text = md.read_text()
+    except OSError:
+        return ""
+    i = text.find("\n## Reading")
+    return "" if i < 0 else "\n" + text[i + 1:]
 
 
 def plot(rows: list, path: Path):
@@ -249,7 +284,7 @@ def finished(task: str, mode: str, seed: int, base: Path) -> dict | None:
         got = json.loads((out / "bench.json").read_text())
     except (OSError, ValueError):
         got = {}
-    return {**collect(out), "task": task, "mode": mode, "seed": seed, **got}
+    return with_cross({**collect(out), "task": task, "mode": mode, "seed": seed, **got}, out)
 
 
 def _committed(name: str) -> list:

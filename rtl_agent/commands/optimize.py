@@ -5,6 +5,7 @@ from eda.pdk import PDKS
 from rtl_agent import suite_jobs
 from rtl_agent.commands import defaults
 from rtl_agent.jobs.optimize import OptimizeConfig
+from rtl_agent.jobs.optimize.cross import describe
 
 D = defaults(OptimizeConfig)   # the CLI's defaults are the config's
 
@@ -83,6 +84,9 @@ def register(sub):
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
                    help="skip measuring the reference's noise floor (perturbed references) when the run opens")
+    p.add_argument("--no-cross-pdk", dest="cross_pdk", action="store_false",
+                   help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) at the end; by "
+                   "default the find line says whether the gain holds there, above that PDK's own noise floor")
     p.add_argument("--no-ranges", dest="ranges", action="store_false",
                    help="skip the value-range probe of the reference (eda/ranges.py: which values its testbench gives "
                         "each register); by default edit prompts name registers declared wider than those values "
@@ -126,7 +130,7 @@ def config_from_args(args) -> OptimizeConfig:
                           accept_unproven=args.accept_unproven, edit=args.edit,
                           actions="" if args.actions == "legacy" else args.actions,
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
-                          ranges=args.ranges)
+                          ranges=args.ranges, cross_pdk=args.cross_pdk)
 
 
 def run(args) -> int:
@@ -171,4 +175,5 @@ def find_line(summary: dict, best_v: str) -> str:
     return (f"find: {best_v}, PPA ratio {summary['best_ratio']:.3f}x against the reference "
             f"({(summary['best_ratio'] - 1) * 100:.1f}% better area*delay*power), equivalence {summary.get('best_proof')}, "
             f"from a {summary.get('best_kind') or '?'} action; {where} this design's noise floor of {floor:.3f}x"
-            + ("" if summary.get("above_noise") else " (so it may be synthesis noise, not a better design)"))
+            + ("" if summary.get("above_noise") else " (so it may be synthesis noise, not a better design)")
+            + describe(summary.get("cross_pdk")))

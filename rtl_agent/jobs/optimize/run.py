@@ -1,10 +1,13 @@
 """One run: the policies, the loop around the environment, and its summary."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from eda.sandbox import isolation_mode
 from training.loop import Loop
 
 from .config import OptimizeConfig
+from .cross import cached_check
 from .env import OptimizeEnv
 
 
@@ -41,7 +44,10 @@ def make_loop(cfg: OptimizeConfig, on_event=None, policies=None) -> tuple[Loop, 
 
 def summary(loop: Loop, env: OptimizeEnv) -> dict:
     best = env.best
-    return {"dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
+    cross = None
+    if env.cfg.cross_pdk and best["source"] != "reference":
+        cross = cached_check(Path(loop.dir), env.job, env.ref_src, env.task.top, best["code"])
+    return {"cross_pdk": cross, "dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
             "best_ppa": best["ppa"], "ref_ppa": env.ref_ppa, "best_source": best["source"],
             "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode(),
             "best_kind": best.get("kind"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,
