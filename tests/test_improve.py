@@ -89,3 +89,21 @@ def test_refuses_headroom_rewrites_by_path_and_content(tmp_path):
     leaked = sft_data.example("improve-full", "x", [], "", "```verilog\n" + text + "\n```")
     kept, rep = sft_data.overlap([leaked], evals)                     # and by the overlap check
     assert kept == [] and "headroom" in rep["suites"]
+
+
+@pytest.mark.requires("yosys", "sta")
+def test_confirm_pdk_leaves_out_a_gain_only_one_library_gives():
+    """mult8's `a * b` beats its shift-and-add array on Nangate45 (1.587x) and not on Sky130 (0.988x)."""
+    from pathlib import Path
+    ref = (Path(__file__).resolve().parent.parent / "designs" / "mult8" / "reference.v").read_text()
+    star = "module mult8 (\n  input [7:0] a,\n  input [7:0] b,\n  output [15:0] p\n);\n  assign p = a * b;\nendmodule\n"
+    assert improve.other_pdk_ratio("mult8", ref, star, "nangate45", None, None) > 1.5
+    sky = improve.other_pdk_ratio("mult8", ref, star, "sky130hd", None, None)
+    assert sky < 1.05
+    d = Design("mult8", "mult8", "8x8 unsigned multiplier", {"a": "input", "b": "input", "p": "output"},
+               [ref, star], None, None, {"a": 8, "b": 8, "p": 16})
+    # the Nangate45 reports as _check_design gives them (only their ppa is read before the confirmation)
+    ok = [(ref, {"ppa": 1.587, "stages": {}}), (star, {"ppa": 1.0, "stages": {}})]
+    pairs, found = improve.pairs_for(d, ok, "nangate45", confirm_pdk="sky130hd")
+    assert pairs == [] and found == [{"family": "mult8", "top": "mult8", "ratio": 1.587, "kinds": [],
+                                      "other_pdk_ratio": round(sky, 3)}]

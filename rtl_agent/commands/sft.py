@@ -45,6 +45,10 @@ def register(sub):
                    "(scripts/expert_iteration.py round -> OUT/pairs.jsonl); they pass the same evaluation-set checks")
     p.add_argument("--min-ratio", type=float, default=1.10,
                    help="--kind improve: least PPA ratio worse/better of a pair (default 1.10)")
+    p.add_argument("--confirm-pdk", default=None, metavar="PDK",
+                   help="--kind improve: keep a pair only when its gain clears --min-ratio on this library too "
+                   "(e.g. sky130hd; synthesis and STA only), so no pair teaches a gain one library's mapping gives "
+                   "(default: none, the recipe of the shipped improve adapters)")
     p.add_argument("--families", default=None,
                    help="generated families: base (the bundled adapter's 23), all (33), improve (those whose variants "
                    "differ in PPA), every, or a comma list (default base; improve with --kind improve; every with --kind witness)")
@@ -93,7 +97,8 @@ def build_data(args, out: Path, log) -> tuple[list, dict]:
     if kind == "improve":
         from rtl_agent.jobs.sft.improve import generated_improve
         pairs, meta["improve"] = generated_improve(args.seed, args.per_family, args.pdk, args.workers, log,
-                                                   args.families, args.min_ratio)
+                                                   args.families, args.min_ratio,
+                                                   getattr(args, "confirm_pdk", None))
     elif kind == "witness":
         from rtl_agent.jobs.sft.witness import generated_witness
         pairs, meta["witness"] = generated_witness(args.seed, args.per_family, args.families, log)

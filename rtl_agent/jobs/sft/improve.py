@@ -40,6 +40,16 @@ def _judge(top, worse, cand, pdk, clock, reset) -> dict:
     return evaluate(job, {f"{top}.v": cand}).to_dict()
 
 
+def other_pdk_ratio(top, worse, better, pdk, clock, reset) -> float | None:
+    """PPA_worse / PPA_better on another library: synthesis and STA only (the proof does not depend on the
+    library). A gain that one library's mapping gives and another's does not (mult8's `a * b`: 1.587x on
+    Nangate45, 0.988x on Sky130) teaches no better design."""
+    from eda.flow import FlowJob, evaluate
+    job = FlowJob(top=top, pdk=pdk, clock=clock, reset=reset, stages=("synth", "sta"))
+    w, b = (evaluate(job, {f"{top}.v": t}) for t in (worse, better))
+    return w.ppa / b.ppa if w.ok and b.ok and w.ppa and b.ppa and b.ppa > 0 else None
+
+
 def _better(rep: dict, worse_ppa: float, min_ratio: float) -> float | None:
     """worse/better PPA ratio when rep passes, is proven equivalent and clears min_ratio, else None."""
     from eda.report import is_proven
@@ -80,9 +90,11 @@ def line_answer(worse: str, better: str) -> tuple[str, str] | None:
     return pre, new[len(head):] + "\n"
 
 
-def pairs_for(d, ok: list, pdk="nangate45", min_ratio=MIN_RATIO) -> tuple[list, list]:
+def pairs_for(d, ok: list, pdk="nangate45", min_ratio=MIN_RATIO, confirm_pdk=None) -> tuple[list, list]:
     """(pairs, found) of one design: ok is data._check_design's [(variant, report)]; found lists
-    {worse, better, ratio, kinds} for every (worse, better) that cleared the checks."""
+    {worse, better, ratio, kinds} for every (worse, better) that cleared the checks. With confirm_pdk, a pair
+    must clear min_ratio on that library too (other_pdk_ratio); the ones that do not are listed with
+    kinds [] and their ratio there."""
     from rtl_agent.jobs.optimize.reward import _slim
     src = f"gen:{d.family}"
     ranked = sorted(((v, r) for v, r in ok if (r.get("ppa") or 0) > 0), key=lambda x: -x[1]["ppa"])
@@ -92,6 +104,11 @@ def pairs_for(d, ok: list, pdk="nangate45", min_ratio=MIN_RATIO) -> tuple[list, 
         view = View("whole", worse, None, len(worse.splitlines()))
         for better, brep in ranked[i + 1:]:
             if wrep["ppa"] / brep["ppa"] < min_ratio:
+                continue
+            other = other_pdk_ratio(d.top, worse, better, confirm_pdk, d.clock, d.reset) if confirm_pdk else None
+            if confirm_pdk and (other or 0) < min_ratio:
+                found.append({"family": d.family, "top": d.top, "ratio": round(wrep["ppa"] / brep["ppa"], 3),
+                              "kinds": [], "other_pdk_ratio": other and round(other, 3)})
                 continue
             kinds = []
             full = full_answer(worse, better, d.top)
@@ -121,26 +138,29 @@ def pairs_for(d, ok: list, pdk="nangate45", min_ratio=MIN_RATIO) -> tuple[list, 
 
 
 def generated_improve(seed=0, per_family=4, pdk="nangate45", workers=2, log=print, families="improve",
-                      min_ratio=MIN_RATIO) -> tuple[list, dict]:
+                      min_ratio=MIN_RATIO, confirm_pdk=None) -> tuple[list, dict]:
     """Improvement pairs from the generated designs of `families`; (pairs, counts for the manifest)."""
     from .generator import designs
     ds = designs(seed, per_family, families)
 
     def one(d):
         ok = sft_data._check_design(d, pdk)
-        return ok, pairs_for(d, ok, pdk, min_ratio)
+        return ok, pairs_for(d, ok, pdk, min_ratio, confirm_pdk)
     with ThreadPoolExecutor(max(1, workers)) as ex:
         res = list(ex.map(one, ds))
-    pairs, found, n_ok = [], [], 0
+    pairs, found, n_ok, dropped = [], [], 0, []
     for ok, (p, f) in res:
         n_ok += len(ok)
         pairs += p
-        found += f
+        found += [x for x in f if x["kinds"]]
+        dropped += [x for x in f if not x["kinds"] and "other_pdk_ratio" in x]
     kinds = {k: sum(p["kind"] == k for p in pairs) for k in KINDS}
     fams = sorted({f["family"] for f in found})
     log(f"improve: {len(ds)} designs, {n_ok}/{sum(len(d.variants) for d in ds)} variants verified; "
-        f"{len(found)} (worse, better) pairs >= {min_ratio}x proven; pairs by kind {kinds}")
+        f"{len(found)} (worse, better) pairs >= {min_ratio}x proven; pairs by kind {kinds}"
+        + (f"; {len(dropped)} left out for a gain below {min_ratio}x on {confirm_pdk}" if confirm_pdk else ""))
     return pairs, {"designs": len(ds), "variants": sum(len(d.variants) for d in ds), "verified": n_ok,
                    "families": families, "seed": seed, "per_family": per_family, "min_ratio": min_ratio,
                    "improvements": len(found), "families_with_improvements": fams, "by_kind": kinds,
-                   "ratios": sorted(f["ratio"] for f in found)}
+                   "ratios": sorted(f["ratio"] for f in found),
+                   **({"confirm_pdk": confirm_pdk, "left_out_on_confirm_pdk": len(dropped)} if confirm_pdk else {})}
