@@ -10,7 +10,7 @@ from rtl_agent.jobs.optimize import OptimizeConfig
 from rtl_agent.jobs.optimize.actions import (KINDS, Bandit, decl_ban, decl_head, decl_targets, narrow_options,
                                              narrow_target, narrow_widths, parse_kinds, split)
 from rtl_agent.jobs.optimize.env import OptimizeEnv, bandit_reward
-from rtl_agent.noise import perturbations, rename, swap
+from rtl_agent.noise import add_zero, perturbations, rename, swap
 from training.rows import Context
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +70,8 @@ def test_perturbations_keep_ports_and_change_text():
     assert "count" not in rename(CODE) and "input [3:0] a" in rename(CODE) and "output reg [3:0] q" in rename(CODE)
     assert swap("a + b + cin") == "b + a + cin"     # association kept: no new adder tree
     assert swap("a - b") is None
+    assert "assign sum = (a + 1'b0) + q;" in p["neutral"] and "q <= sum[3:0];" in p["neutral"]
+    assert add_zero("a * b | c") == "(a * b | 1'b0) | c" and add_zero("a - b") is None and add_zero("s ? a : b") is None
 
 
 @pytest.fixture(scope="module")

@@ -137,7 +137,8 @@ class OptimizeEnv(Environment):
         self.ref_ppa = float(rep.ppa)
         eq = rep.equiv_status or ""
         if self.cfg.noise:
-            emit("phase", step=None, phase="noise floor: perturbed references (rename, operand order, statement order)")
+            emit("phase", step=None,
+                 phase="noise floor: perturbed references (rename, operand order, statement order, added zeros)")
             self.noise = noise_floor(self.job, self.ref_src, self.task.top, self.ref_ppa)
             emit("noise", step=None, **self.noise.to_dict())
         if self.cfg.ranges:
