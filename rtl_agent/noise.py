@@ -77,13 +77,18 @@ def swap(e: str) -> str | None:
     return f"{y} {op} {x}" + (f" {rest}" if rest else "")
 
 
-def commute_all(text: str) -> str:
+def _each_expression(text: str, fn) -> str:
+    """fn applied to the right-hand side of every one-line assignment (None: the line stays)."""
     out = []
     for line in text.splitlines():
         m = _LINE.match(line)
-        new = swap(m.group(4)) if m else None
+        new = fn(m.group(4)) if m else None
         out.append(line[:m.start(4)] + new + line[m.end(4):] if new else line)
     return "\n".join(out) + "\n"
+
+
+def commute_all(text: str) -> str:
+    return _each_expression(text, swap)
 
 
 def add_zero(e: str) -> str | None:
@@ -101,12 +106,7 @@ def add_zero(e: str) -> str | None:
 
 
 def neutral(text: str) -> str:
-    out = []
-    for line in text.splitlines():
-        m = _LINE.match(line)
-        new = add_zero(m.group(4)) if m else None
-        out.append(line[:m.start(4)] + new + line[m.end(4):] if new else line)
-    return "\n".join(out) + "\n"
+    return _each_expression(text, add_zero)
 
 
 def reorder(text: str) -> str:
