@@ -28,3 +28,13 @@ def write_rows(path, rows: list):
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+
+
+def kept_reading(md) -> str:
+    """A regenerated report keeps the hand-written reading of the one it replaces (from its heading on)."""
+    try:
+        text = md.read_text()
+    except OSError:
+        return ""
+    i = text.find("\n## Reading")
+    return "" if i < 0 else "\n" + text[i + 1:]

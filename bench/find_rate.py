@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from bench.common import header, md_table, write_rows  # noqa: E402
+from bench.common import header, kept_reading, md_table, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 FIND = 1.10
@@ -203,16 +203,6 @@ def write_report(rows: list, runs: list, a, elapsed: float):
     md = RESULTS / f"{a.name}.md"
     md.write_text("\n".join(lines) + "\n" + kept_reading(md))
     plot(rows, RESULTS / f"{a.name}.png")
-
-
-def kept_reading(md: Path) -> str:
-    """A regenerated report keeps the hand-written reading of the one it replaces (from its heading on)."""
-    try:
-        text = md.read_text()
-    except OSError:
-        return ""
-    i = text.find("\n## Reading")
-    return "" if i < 0 else "\n" + text[i + 1:]
 
 
 def plot(rows: list, path: Path):

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from bench.common import header, md_table, write_rows  # noqa: E402
+from bench.common import header, kept_reading, md_table, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 MIN = 1.10
@@ -45,12 +45,6 @@ def pair_of(ex: dict) -> tuple[str, str, str] | None:
     return top.group(1), cur.group(1), better
 
 
-def ppa(top: str, text: str, pdk: str) -> float | None:
-    from eda.flow import FlowJob, evaluate
-    rep = evaluate(FlowJob(top=top, pdk=pdk, stages=("synth", "sta")), {f"{top}.v": text})
-    return rep.ppa if rep.ok and rep.ppa and rep.ppa > 0 else None
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="runs/sft/improve-r2/data.jsonl", help="an improve SFT data file")
@@ -61,17 +55,17 @@ def main(argv=None) -> int:
         raise SystemExit(f"{path} is missing: it is written by `rtl-agent sft --kind improve --out DIR` (DIR/data.jsonl)")
     exs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     exs = [e for e in exs if e["kind"] == "improve-full"]
-    t0, start, rows, memo = time.time(), os.popen("uptime").read().strip(), [], {}
+    from rtl_agent.jobs.sft.improve import other_pdk_ratio
+    t0, start, rows = time.time(), os.popen("uptime").read().strip(), []
     for i, ex in enumerate(exs):
         got = pair_of(ex)
         if not got:
             continue
         top, worse, better = got
         row = {"source": ex.get("source", ""), "top": top}
-        for pdk in PDKS:
-            w = memo.setdefault((top, worse, pdk), ppa(top, worse, pdk))
-            b = memo.setdefault((top, better, pdk), ppa(top, better, pdk))
-            row[pdk] = round(w / b, 4) if w and b else None
+        for pdk in PDKS:           # the flow's cache serves a worse design shared by several pairs
+            r = other_pdk_ratio(top, worse, better, pdk, "auto", None)
+            row[pdk] = round(r, 4) if r else None
         rows.append(row)
         print(f"[{i + 1}/{len(exs)} {time.time() - t0:5.0f}s] {row}", flush=True)
     df = pd.DataFrame(rows)
@@ -94,7 +88,8 @@ def main(argv=None) -> int:
         f"- pairs at most 1.0x on Sky130 (no gain at all there): {int((df['sky130hd'].fillna(0) <= 1.0).sum())}",
         f"- by origin: " + "; ".join(f"{o}: {int(g['holds_sky130'].sum())}/{len(g)} hold" for o, g in df.groupby("origin")),
         "", "## Per family", "", md_table(fam), ""]
-    (RESULTS / f"{a.name}.md").write_text("\n".join(lines) + "\n")
+    md = RESULTS / f"{a.name}.md"
+    md.write_text("\n".join(lines) + "\n" + kept_reading(md))
     print("\n".join(lines[-8:]))
     return 0
 

@@ -21,29 +21,26 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from bench.common import header, md_table, write_rows  # noqa: E402
+from bench.common import header, kept_reading, md_table, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 
 
 def neutral_ratio(name: str) -> dict:
     from designs import load_task
-    from eda.flow import calibrate, evaluate
-    from eda.report import is_proven
-    from rtl_agent.noise import neutral
+    from eda.flow import calibrate
+    from rtl_agent.noise import noise_floor, perturbations
     t = load_task(name)
     src = t.reference_sources()
-    per = {f: neutral(x) for f, x in src.items()}
-    if all(per[f].rstrip() == src[f].rstrip() for f in src):
+    if not any("neutral" in perturbations(x) for x in src.values()):
         return {"applies": False}
     job, ref = calibrate(t.flow_job("nangate45"), src, against_itself=True)
     if not (ref.ok and ref.ppa):
         return {"applies": True, "why": f"reference {ref.status} at {ref.failed_stage}"}
-    files = per if len(per) > 1 else {f"{t.top}.v": next(iter(per.values()))}
-    rep = evaluate(job, files)
-    if not (rep.ok and rep.ppa and is_proven(rep.equiv_status or "")):
-        return {"applies": True, "why": f"{rep.status} at {rep.failed_stage}, equiv {rep.equiv_status}"}
-    return {"applies": True, "ratio": ref.ppa / rep.ppa}
+    nf = noise_floor(job, src, t.top, ref.ppa, kinds=("neutral",))
+    if "neutral" not in nf.ratios:
+        return {"applies": True, "why": nf.failed.get("neutral", "?")}
+    return {"applies": True, "ratio": nf.ratios["neutral"]}
 
 
 def finds() -> dict:
@@ -90,7 +87,8 @@ def main(argv=None) -> int:
         f"- committed finds (find_rate*.json best ratios) now at or below their design's floor: "
         f"{'; '.join(f'{d}: {h}' for d, h in zip(df['design'], df['finds_now_below']) if h) or 'none'}", "",
         md_table(df), ""]
-    (RESULTS / "noise_neutral.md").write_text("\n".join(lines) + "\n")
+    md = RESULTS / "noise_neutral.md"
+    md.write_text("\n".join(lines) + "\n" + kept_reading(md))
     print("\n".join(lines[-6:-3]))
     return 0
 

@@ -158,20 +158,22 @@ class NoiseFloor:
         return cls(d.get("floor", 1.0), d.get("ratios", {}), d.get("failed", {}))
 
 
-def noise_floor(job: FlowJob, ref_src: dict, top: str, ref_ppa: float) -> NoiseFloor:
+def top_files(src: dict, top: str) -> dict:
+    """A one-file design as `<top>.v` (the name the flow gives a candidate); several files as they are."""
+    return {f"{top}.v": next(iter(src.values()))} if len(src) == 1 else src
+
+
+def noise_floor(job: FlowJob, ref_src: dict, top: str, ref_ppa: float, kinds=KINDS) -> NoiseFloor:
     """Evaluate each perturbation of the reference (every file perturbed alike) with the task's calibrated job."""
     nf = NoiseFloor()
     if not ref_ppa:
         nf.failed["all"] = "the reference has no PPA"
         return nf
     per_file = {name: perturbations(text) for name, text in ref_src.items()}
-    for kind in KINDS:
+    for kind in kinds:
         if not any(kind in p for p in per_file.values()):
             continue
-        files = {name: per_file[name].get(kind, text) for name, text in ref_src.items()}
-        if len(files) == 1:
-            files = {f"{top}.v": next(iter(files.values()))}
-        rep = evaluate(job, files)
+        rep = evaluate(job, top_files({name: per_file[name].get(kind, text) for name, text in ref_src.items()}, top))
         if not (rep.ok and rep.ppa and is_proven(rep.equiv_status or "")):
             nf.failed[kind] = f"{rep.status} at {rep.failed_stage}, equiv {rep.equiv_status}"
             continue

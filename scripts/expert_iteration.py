@@ -180,8 +180,9 @@ def expert_round(args):
             r = improve._judge(d.top, worse, best, "nangate45", d.clock, d.reset)     # re-checked here
             if improve._better(r, rep["ppa"], improve.MIN_RATIO):
                 p, f = improve.pairs_for(d, [(worse, rep), (best, r)], "nangate45", confirm_pdk=_confirm(args))
-                row.update({k: v for x in f for k, v in x.items() if k == "other_pdk_ratio"})
-                if p:
+                if f and not f[0]["kinds"]:           # one pair; no kinds: its gain fails --confirm-pdk
+                    row["other_pdk_ratio"] = f[0]["other_pdk_ratio"]
+                else:
                     found.append({"family": d.family, "top": d.top, "code": best, "ratio": rep["ppa"] / r["ppa"]})
                     pairs += [{**x, "source": f"ei:{d.family}"} for x in p]
         row["kept"] = bool(found and found[-1]["top"] == d.top)
@@ -207,8 +208,8 @@ def rebuild_pairs(args):
         if not improve._better(r, rep["ppa"], improve.MIN_RATIO):
             print(f"{d.top}: the find no longer clears the checks; left out", flush=True)
             continue
-        p, _ = improve.pairs_for(d, [(worse, rep), (f["code"], r)], "nangate45", confirm_pdk=_confirm(args))
-        if not p:
+        p, got = improve.pairs_for(d, [(worse, rep), (f["code"], r)], "nangate45", confirm_pdk=_confirm(args))
+        if got and not got[0]["kinds"]:
             print(f"{d.top}: its gain does not hold on {args.confirm_pdk}; left out", flush=True)
             continue
         pairs += [{**x, "source": f"ei:{d.family}"} for x in p]

@@ -15,7 +15,7 @@ from pathlib import Path
 from eda.flow import FlowJob, calibrate, evaluate
 from eda.fsutil import atomic_write
 from eda.pdk import PdkMissing
-from rtl_agent.noise import noise_floor
+from rtl_agent.noise import noise_floor, top_files
 
 OTHER = {"nangate45": "sky130hd", "sky130hd": "nangate45"}
 
@@ -28,7 +28,7 @@ def check(job: FlowJob, ref_src: dict, top: str, code: str) -> dict:
         return {"pdk": None, "holds": None, "why": f"no second PDK known for {job.pdk}"}
     j = job.replace(pdk=other)
     try:
-        ref = evaluate(j, ref_src if len(ref_src) > 1 else {f"{top}.v": next(iter(ref_src.values()))})
+        ref = evaluate(j, top_files(ref_src, top))
     except PdkMissing as e:             # its Liberty file is not installed: said, not fatal
         return {"pdk": other, "holds": None, "why": str(e)}
     if not (ref.ok and ref.ppa):

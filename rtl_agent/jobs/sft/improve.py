@@ -153,7 +153,7 @@ def generated_improve(seed=0, per_family=4, pdk="nangate45", workers=2, log=prin
         n_ok += len(ok)
         pairs += p
         found += [x for x in f if x["kinds"]]
-        dropped += [x for x in f if not x["kinds"] and "other_pdk_ratio" in x]
+        dropped += [x for x in f if not x["kinds"]]
     kinds = {k: sum(p["kind"] == k for p in pairs) for k in KINDS}
     fams = sorted({f["family"] for f in found})
     log(f"improve: {len(ds)} designs, {n_ok}/{sum(len(d.variants) for d in ds)} variants verified; "
