@@ -107,3 +107,24 @@ def test_confirm_pdk_leaves_out_a_gain_only_one_library_gives():
     pairs, found = improve.pairs_for(d, ok, "nangate45", confirm_pdk="sky130hd")
     assert pairs == [] and found == [{"family": "mult8", "top": "mult8", "ratio": 1.587, "kinds": [],
                                       "other_pdk_ratio": round(sky, 3)}]
+
+
+
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_idle_pipeline_pair_needs_reachable_states_and_is_proven():
+    """idlepipe: a valid/data shift pipeline -> one held word and a down-counter. They agree only on reachable
+    states (busy blocks a second request); the flow must still prove it, rank the counter better, and refuse a
+    counter that counts the wrong way."""
+    import random
+    from rtl_agent.jobs.sft.generator import idlepipe
+    spec, ports, widths, v, clk, rst = idlepipe(random.Random(3), "ipipe", 4)
+    pipe, count = v[0], v[2]
+    wrong = count.replace("left <= left - ", "left <= left + ")
+    assert wrong != count
+    d = Design("idlepipe", "ipipe", spec, ports, [pipe, count, wrong], clk, rst, widths)
+    ok = sft_data._check_design(d, "nangate45")
+    assert [t for t, _ in ok] == [pipe, count]
+    pairs, found = improve.pairs_for(d, ok, "nangate45")
+    full = [p for p in pairs if p["kind"] == "improve-full"]
+    assert len(full) == 1 and found[0]["ratio"] >= improve.MIN_RATIO
+    assert "left" in full[0]["answer"] and "integer i" not in full[0]["answer"]

@@ -588,6 +588,91 @@ def max4(r, top, w):
     return spec, ports, widths, [_mod(top, ports, widths, b) for b in v]
 
 
+
+# ---- sequential families whose better variant needs reachable-state reasoning or a new encoding (idle
+# registers, a one-hot phase, operators not shared): kinds the combinational improve families above lack
+
+def idlepipe(r, top, w):
+    n = r.choice([3, 4, 5, 6])
+    f, fdesc = r.choice([("x", "x"), ("~x", "~x (bitwise NOT)"), (f"x + {w}'d1", "x + 1 (modulo 2^" + str(w) + ")"),
+                         (f"x ^ {w}'d{r.randrange(1, 2 ** w)}", None)])
+    fdesc = fdesc or f.replace(f"{w}'d", "")
+    ports = {"clk": "input", "rst": "input", "req": "input", "x": "input", "busy": "output", "valid": "output",
+             "y": "output"}
+    widths = {"x": w, "y": w}
+    spec = (f"A fixed-latency unit that takes one request at a time. At a rising clock edge a request is accepted when "
+            f"req = 1 and busy = 0 (a req while busy is ignored). busy is 1 in the {n} cycles after the accepting edge; "
+            f"valid is 1 only in the last of them, and then y = {fdesc.replace('x', 'x0')}, where x0 is the value x had "
+            "at the accepting edge; "
+            f"otherwise y = 0. rst is synchronous and active high: it drops the request in flight.")
+    cw = n.bit_length()
+    pipe = (f"  reg [{n - 1}:0] v;\n  reg [{w - 1}:0] d [0:{n - 1}];\n  integer i;\n  assign busy = |v;\n"
+            f"  always @(posedge clk) begin\n    if (rst) begin\n      v <= {n}'d0;\n"
+            f"      for (i = 0; i < {n}; i = i + 1) d[i] <= {w}'d0;\n    end else begin\n"
+            f"      v <= {{v[{n - 2}:0], req & ~busy}};\n      d[0] <= {f};\n"
+            f"      for (i = 1; i < {n}; i = i + 1) d[i] <= d[i - 1];\n    end\n  end\n"
+            f"  assign valid = v[{n - 1}];\n  assign y = valid ? d[{n - 1}] : {w}'d0;")
+    half = (f"  reg [{n - 1}:0] v;\n  reg [{w - 1}:0] hold;\n  assign busy = |v;\n  always @(posedge clk)\n"
+            f"    if (rst) begin\n      v <= {n}'d0;\n      hold <= {w}'d0;\n    end else begin\n"
+            f"      v <= {{v[{n - 2}:0], req & ~busy}};\n      if (req & ~busy) hold <= {f};\n    end\n"
+            f"  assign valid = v[{n - 1}];\n  assign y = valid ? hold : {w}'d0;")
+    count = (f"  reg [{cw - 1}:0] left;\n  reg [{w - 1}:0] hold;\n  assign busy = (left != {cw}'d0);\n"
+             f"  assign valid = (left == {cw}'d1);\n  always @(posedge clk)\n    if (rst) begin\n      left <= {cw}'d0;\n"
+             f"      hold <= {w}'d0;\n    end else if (busy) begin\n      left <= left - {cw}'d1;\n"
+             f"    end else if (req) begin\n      left <= {cw}'d{n};\n      hold <= {f};\n    end\n"
+             f"  assign y = valid ? hold : {w}'d0;")
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in (pipe, half, count)], "clk", "rst"
+
+
+def serout(r, top, w):
+    idle = r.choice(["1'b1", "1'b0"])
+    ports = {"clk": "input", "rst": "input", "load": "input", "d": "input", "out": "output", "busy": "output"}
+    widths = {"d": w}
+    spec = (f"A serializer. While idle (busy = 0), a rising clock edge with load = 1 takes the {_pl(w)} word d; in "
+            f"the {w} cycles after that edge busy is 1 and out is d[0], d[1], ..., d[{w - 1}] (LSB first, one bit per "
+            f"cycle). When idle, out = {idle[-1]} and load is taken again at the next edge. rst is synchronous and "
+            "active high and returns to idle.")
+    cw = w.bit_length()
+    onehot = (f"  reg [{w}:0] ph;\n  reg [{w - 1}:0] sh;\n  always @(posedge clk)\n    if (rst) begin\n"
+              f"      ph <= {w + 1}'d1;\n      sh <= {w}'d0;\n    end else if (ph[0]) begin\n      if (load) begin\n"
+              f"        ph <= {w + 1}'d2;\n        sh <= d;\n      end\n    end else begin\n"
+              f"      ph <= ph[{w}] ? {w + 1}'d1 : ph << 1;\n      sh <= sh >> 1;\n    end\n"
+              f"  assign busy = ~ph[0];\n  assign out = ph[0] ? {idle} : sh[0];")
+    binary = (f"  reg [{cw - 1}:0] n;\n  reg [{w - 1}:0] sh;\n  always @(posedge clk)\n    if (rst) begin\n"
+              f"      n <= {cw}'d0;\n      sh <= {w}'d0;\n    end else if (n == {cw}'d0) begin\n      if (load) begin\n"
+              f"        n <= {cw}'d1;\n        sh <= d;\n      end\n    end else begin\n"
+              f"      n <= (n == {cw}'d{w}) ? {cw}'d0 : n + {cw}'d1;\n      sh <= sh >> 1;\n    end\n"
+              f"  assign busy = (n != {cw}'d0);\n  assign out = busy ? sh[0] : {idle};")
+    marker = (f"  reg [{w}:0] fr;   // the bits still to send above a marker 1; idle: 0 or the marker alone\n"
+              f"  assign busy = |fr[{w}:1];\n  always @(posedge clk)\n    if (rst) fr <= {w + 1}'d0;\n"
+              f"    else if (busy) fr <= fr >> 1;\n    else if (load) fr <= {{1'b1, d}};\n    else fr <= {w + 1}'d0;\n"
+              f"  assign out = busy ? fr[0] : {idle};")
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in (onehot, binary, marker)], "clk", "rst"
+
+
+def addsel4(r, top, w):
+    names = ["a", "b", "c", "d"]
+    ops = []
+    while len(ops) < 4:
+        x, z = r.sample(names, 2)
+        o = (x, z, r.random() < 0.3)
+        if o not in ops:
+            ops.append(o)
+    ports = {"a": "input", "b": "input", "c": "input", "d": "input", "op": "input", "y": "output"}
+    widths = {"a": w, "b": w, "c": w, "d": w, "op": 2, "y": w}
+    txt = [f"{x} {'-' if s else '+'} {z}" for x, z, s in ops]
+    spec = (f"A {_pl(w)} arithmetic unit with a 2-bit opcode op: " + "; ".join(f"op = {k}: y = {t}" for k, t in enumerate(txt))
+            + f". Inputs and y are {_pl(w)} unsigned, results modulo 2^{w}.")
+    wires = "\n".join(f"  wire [{w - 1}:0] r{k} = {t};" for k, t in enumerate(txt))
+    four = (f"{wires}\n  reg [{w - 1}:0] o;\n  always @(*)\n    case (op)\n      2'd0: o = r0;\n      2'd1: o = r1;\n"
+            "      2'd2: o = r2;\n      default: o = r3;\n    endcase\n  assign y = o;")
+    arms = "\n".join(f"      2'd{k}: begin\n        p = {x};\n        q = {'~' if s else ''}{z};\n        ci = 1'b{int(s)};\n      end"
+                     if k < 3 else f"      default: begin\n        p = {x};\n        q = {'~' if s else ''}{z};\n        ci = 1'b{int(s)};\n      end"
+                     for k, (x, z, s) in enumerate(ops))
+    one = (f"  reg [{w - 1}:0] p, q;\n  reg ci;\n  always @(*)\n    case (op)\n{arms}\n    endcase\n"
+           "  assign y = p + q + ci;")
+    return spec, ports, widths, [_mod(top, ports, widths, b) for b in (four, one)]
+
 FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16)), "compare": (compare, (4, 8)),
             "mux2": (mux2, (1, 4, 8)), "mux4": (mux4, (1, 4, 8)), "decoder": (decoder, (2, 3)),
             "prio": (prio, (4, 8)), "parity": (parity, (4, 8)), "popcount": (popcount, (4, 8)),
@@ -602,7 +687,9 @@ FAMILIES = {"adder": (adder, (4, 8, 16)), "subtractor": (subtractor, (4, 8, 16))
             # appended for improvement pairs; not in "all" (the v5 set)
             "addmux": (addmux, (4, 8, 16)), "ripple": (ripple, (4, 8, 16)), "dist": (dist, (4, 6)),
             "pow2mul": (pow2mul, (8,)), "absdiff": (absdiff, (4, 8)), "sum3": (sum3, (8, 16)), "mulsel": (mulsel, (4, 6)),
-            "max4": (max4, (4, 8))}
+            "max4": (max4, (4, 8)),
+            # appended: sequential and 4-way sharing families (not in "improve", whose draws stay as they were)
+            "idlepipe": (idlepipe, (4, 8)), "serout": (serout, (4, 6, 8)), "addsel4": (addsel4, (8, 16))}
 
 
 # Port renames, so the model reads names from the header instead of recalling one family's names. Names
