@@ -320,6 +320,8 @@ def main(argv=None) -> int:
         for i, (task, mode, seed) in enumerate(q):
             if i % a.workers != a.worker or seed < a.seed_from or (a.only_mode and mode != a.only_mode):
                 continue
+            if finished(task, mode, seed, base):        # a re-run would overwrite its wall time and load
+                continue
             r = run_one(task, mode, seed, base, a.adapter)
             print(f"[{(time.time() - t0) / 60:5.1f} min] {task} {mode} s{seed}: best "
                   f"{r.get('best_ratio')} finds {r.get('finds')} {r.get('error', '')}", flush=True)
