@@ -1,0 +1,22 @@
+"""The find-rate report judges every run against the current noise floor, not the one it ran with."""
+from bench.find_rate import ceilings, summarize
+
+
+def _run(best: float, seed: int = 0) -> dict:
+    # a run that was judged a find under the older (four-kind) floor it recorded
+    return {"task": "popcount16", "mode": "ttt", "seed": seed, "best_ratio": best, "found": True,
+            "finds": {"line": 1}, "noise_floor": 1.0}
+
+
+def test_the_floor_includes_the_fifth_perturbation_kind():
+    c, nf, suite = ceilings()["popcount16"]
+    assert suite == "project" and c > 2.5
+    assert abs(nf - 1.258) < 1e-3        # noise_neutral.csv raised it from 1.0 (a zero folded into the sum)
+
+
+def test_a_find_at_the_current_floor_no_longer_counts_and_one_above_does():
+    ceil = ceilings()
+    at = summarize([_run(1.2580008710778492)], ceil)[0]     # the committed find: the floor's own netlist
+    assert at["found_runs"] == 0 and at["recovered"] == 0.0 and at["finds_by_kind"] == "{}"
+    above = summarize([_run(1.2580008710778492), _run(1.40, seed=1)], ceil)[0]
+    assert above["found_runs"] == 1 and above["recovered"] > 0 and '"line": 1' in above["finds_by_kind"]
