@@ -203,12 +203,12 @@ def write_report(rows: list, runs: list, a, elapsed: float):
         tvf = "ttt_vs_frozen_headroom" + a.name[len("find_rate"):] + ".md"
         if both:
             tv = RESULTS / tvf
-            tv.write_text(kept_reading(tv).join(["\n".join(
+            tv.write_text("\n".join(
                 [header("TTT vs frozen policy on the headroom tasks, equal budget (bench/find_rate.py --frozen)",
                         {"load at report": os.getloadavg()}), "",
                  "Same settings, seeds and per-step sampling seeds in both modes (step 1 is the same draw); the "
                  "frozen run never updates the LoRA. best_ratio = PPA_ref / PPA of the best proven design so far.", ""]
-                + fl) + "\n", ""]))
+                + fl) + "\n" + kept_reading(tv))
     md = RESULTS / f"{a.name}.md"
     md.write_text("\n".join(lines) + "\n" + kept_reading(md))
     plot(rows, RESULTS / f"{a.name}.png")
