@@ -40,20 +40,15 @@ FIND = 1.10
 
 
 def ceilings() -> dict:
-    """design -> (ceiling ratio on nangate45, noise floor, suite) from the headroom map."""
-    from bench.headroom import best
+    """design -> (ceiling ratio on nangate45, noise floor, suite) from the headroom map; the floor is the
+    map's own (bench.headroom.floors: five perturbation kinds)."""
+    from bench.headroom import best, floors
     p = RESULTS / "headroom.json"
     if not p.exists():
         raise SystemExit(f"{p} is missing: run `python bench/headroom.py run` first")
-    # headroom.json's floor has four perturbation kinds; noise_neutral.csv adds the fifth (a folded-in zero)
-    five = {}
-    if (RESULTS / "noise_neutral.csv").exists():
-        five = {r["design"]: float(r["floor_after"]) for r in pd.read_csv(RESULTS / "noise_neutral.csv").to_dict("records")}
-    out = {}
-    for r in json.loads(p.read_text())["rows"]:
-        nf = max(r.get("noise", 1.0) or 1.0, five.get(r["design"], 1.0))
-        out[r["design"]] = (best(r, "nangate45")[0], nf, r.get("suite", ""))
-    return out
+    rows = json.loads(p.read_text())["rows"]
+    fl = floors(rows)
+    return {r["design"]: (best(r, "nangate45")[0], fl[r["design"]], r.get("suite", "")) for r in rows}
 
 
 def default_tasks(ceil: dict) -> list[str]:
@@ -166,11 +161,14 @@ def geomean(xs) -> float:
 
 def write_report(rows: list, runs: list, a, elapsed: float):
     from bench.headroom import geomean as gm
-    hr = json.loads((RESULTS / "headroom.json").read_text())["rows"]
-    rtllm = [r["design"] for r in hr if r.get("suite") == "rtllm"]
-    from bench.headroom import best
-    ceil_all = gm([best(r, "nangate45")[0] for r in hr if r.get("suite") == "rtllm"])
-    found = {r["task"]: r["best_ratio"] for r in rows if r["found_runs"] > 0}
+    ceil = ceilings()
+    rtllm = [d for d, (_, _, s) in ceil.items() if s == "rtllm"]
+    # the map's rule: a ceiling counts only above its design's noise floor
+    ceil_all = gm([c if c > nf else 1.0 for c, nf, s in ceil.values() if s == "rtllm"])
+    found = {}
+    for r in rows:
+        if r["found_runs"] > 0:
+            found[r["task"]] = max(found.get(r["task"], 1.0), r["best_ratio"])
     got_all = gm([found.get(d, 1.0) for d in rtllm])
     proj = [r for r in rows if r["suite"] == "project"]
     rt = [r for r in rows if r["suite"] == "rtllm"]

@@ -20,3 +20,21 @@ def test_a_find_at_the_current_floor_no_longer_counts_and_one_above_does():
     assert at["found_runs"] == 0 and at["recovered"] == 0.0 and at["finds_by_kind"] == "{}"
     above = summarize([_run(1.2580008710778492), _run(1.40, seed=1)], ceil)[0]
     assert above["found_runs"] == 1 and above["recovered"] > 0 and '"line": 1' in above["finds_by_kind"]
+
+
+def test_the_map_and_find_rate_judge_by_the_same_floor():
+    import json
+    from bench.find_rate import RESULTS
+    from bench.headroom_report import table
+    rows = json.loads((RESULTS / "headroom.json").read_text())["rows"]
+    ceil = ceilings()
+    t = {x["design"]: x for x in table(rows)}
+    assert t.keys() == ceil.keys()
+    for d, (c, nf, _) in ceil.items():
+        assert abs(t[d]["noise_floor"] - round(nf, 4)) < 1e-9, d
+    # the fifth kind reaches the map's table too: popcount16's four-kind floor was 1.0
+    assert t["popcount16"]["noise_floor"] > 1.25 and t["popcount16"]["noise_floor"] > rows_noise(rows, "popcount16")
+
+
+def rows_noise(rows, design):
+    return next(r.get("noise", 1.0) or 1.0 for r in rows if r["design"] == design)
