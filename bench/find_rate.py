@@ -159,12 +159,10 @@ def geomean(xs) -> float:
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else 1.0
 
 
-def write_report(rows: list, runs: list, a, elapsed: float):
-    from bench.headroom import geomean as gm
-    ceil = ceilings()
+def write_report(rows: list, runs: list, a, elapsed: float, ceil: dict):
+    from bench.headroom import counted, geomean as gm
     rtllm = [d for d, (_, _, s) in ceil.items() if s == "rtllm"]
-    # the map's rule: a ceiling counts only above its design's noise floor
-    ceil_all = gm([c if c > nf else 1.0 for c, nf, s in ceil.values() if s == "rtllm"])
+    ceil_all = gm([counted(c, nf) for c, nf, s in ceil.values() if s == "rtllm"])
     found = {}
     for r in rows:
         if r["found_runs"] > 0:
@@ -340,7 +338,7 @@ def main(argv=None) -> int:
     write_rows(RESULTS / f"{a.name}.csv", rows)
     (RESULTS / f"{a.name}.json").write_text(json.dumps(runs, indent=1))
     a.seeds_done = sorted({r["seed"] for r in runs})
-    write_report(rows, runs, a, sum(r.get("wall_s") or r.get("run_s") or 0 for r in runs))
+    write_report(rows, runs, a, sum(r.get("wall_s") or r.get("run_s") or 0 for r in runs), ceil)
     return 0
 
 

@@ -145,6 +145,11 @@ def floors(rows: list) -> dict:
     return {r["design"]: max(r.get("noise", 1.0) or 1.0, five.get(r["design"], 1.0)) for r in rows}
 
 
+def counted(ratio: float, floor: float) -> float:
+    """A design's headroom as the map counts it: its ratio when above its noise floor, else 1.0."""
+    return ratio if ratio > floor else 1.0
+
+
 def geomean(xs) -> float:
     xs = [x for x in xs if x and x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.common import header, md_table, write_rows
-from bench.headroom import PDKS, best, floors, geomean
+from bench.headroom import PDKS, best, counted, floors, geomean
 
 PUBLISHED = 0.349      # per-design test-time RL on RTLLM v2.0, Nangate45, testbench-only checks (PPA product)
 
@@ -28,18 +28,14 @@ def table(rows: list) -> list[dict]:
     return out
 
 
-def counted(t: dict) -> float:
-    """A design's headroom: its best proven ratio when above its noise floor, else 1.0."""
-    return t["best_n45"] if t["above_noise"] else 1.0
-
-
 def write_report(rows: list, out: Path, elapsed: float):
     t = table(rows)
     write_rows(out.with_suffix(".csv"), t)
     rt = [x for x in t if x["suite"] == "rtllm"]
     pj = [x for x in t if x["suite"] == "project"]
     unsynth = [x for x in t if x["note"]]
-    g_rt, g_pj = geomean([counted(x) for x in rt]), geomean([counted(x) for x in pj])
+    g_rt, g_pj = geomean([counted(x["best_n45"], x["noise_floor"]) for x in rt]), \
+        geomean([counted(x["best_n45"], x["noise_floor"]) for x in pj])
     g_sky = geomean([x["best_sky130"] if x["best_sky130"] > 1 else 1.0 for x in rt])
     kinds = {}
     for x in t:
