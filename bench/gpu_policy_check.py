@@ -9,6 +9,7 @@ lent to this project has no Yosys, Icarus or OpenSTA and cannot fetch them. Per 
   - one entropic policy-gradient step on made-up rewards (the step's cost does not depend on their values);
   - checks: every completion has tokens and finite log-probabilities; the step ran and moved the LoRA; the
     model's log-probabilities moved with it; a saved adapter loaded back gives the same log-probabilities;
+  - sampling again after the step, with the trained LoRA folded into the weights (the default) and without;
   - seconds per phase, tokens per second, peak GPU memory.
 The weights are random, in the real shapes: nothing larger than the bundled SmolLM2-135M is obtainable
 here, and the bundled model (a 98 MB GGUF) is more than the device tool carries (64 MiB a call). So the
@@ -129,6 +130,21 @@ def check_shape(shape: str, tok_dir: Path, work: Path, group: int, max_tokens: i
     r["logprob_sum"] = [round(lp0, 4), round(lp1, 4)]
     r["check_stepped"] = bool(st.get("stepped")) and math.isfinite(r["rl_step"]["loss"]) and after > before \
         and abs(lp1 - lp0) > 1e-4
+    r["sample_trained"] = {}      # the trained LoRA folded into the weights for decoding (the default) or not
+    for merge in (True, False):
+        pol.merge_sampling = merge
+        _sync()
+        t0 = time.time()
+        again = pol.sample([msgs], n=group, temperature=1.0, max_tokens=max_tokens, seed=0)[0]
+        _sync()
+        dt, toks = time.time() - t0, sum(len(c.token_ids) for c in again)
+        r["sample_trained"]["merged" if merge else "unmerged"] = {
+            "seconds": round(dt, 2), "tokens": toks, "tokens_per_s": round(toks / dt, 1),
+            "first_tokens": [c.token_ids[:16] for c in again]}
+    m, u = r["sample_trained"]["merged"], r["sample_trained"]["unmerged"]
+    # bf16 rounds W + BA once where the adapter path rounds twice: samples may part after a while
+    r["sample_trained"]["same_first_tokens"] = m.pop("first_tokens") == u.pop("first_tokens")
+    pol.merge_sampling = True
     t0 = time.time()
     pol.save_adapter(work / f"{shape}-adapter")
     with torch.no_grad():

@@ -18,3 +18,5 @@ def test_the_gpu_check_refuses_without_cuda_and_its_dry_run_passes(tmp_path):
     assert r["sample"]["completions"] == 3 and r["sample"]["tokens"] > 0
     assert r["lora_B_norm"][0] == 0.0 < r["lora_B_norm"][1]           # the step moved the LoRA
     assert r["adapter_roundtrip"]["reloaded"] == r["logprob_sum"][1] != r["adapter_roundtrip"]["zeroed"]
+    st = r["sample_trained"]           # fp32 on the CPU: folding the trained LoRA in changes no sample
+    assert st["merged"]["tokens"] > 0 and st["unmerged"]["tokens"] > 0 and st["same_first_tokens"]

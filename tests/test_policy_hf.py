@@ -156,3 +156,30 @@ def test_a_cold_model_cache_does_not_move_the_seeded_rng(tmp_path, monkeypatch):
     out = models.merged_model_dir(base, adapter)
     assert (out / "model.safetensors").is_file() and out.parent == tmp_path / "models"     # it was built
     assert torch.equal(torch.rand(4), want)
+
+
+def test_merged_sampling_matches_the_adapter_and_leaves_the_base_untouched():
+    import torch
+    from rtl_agent.policy.hf import HFPolicy
+    pol = HFPolicy("default")
+    torch.manual_seed(0)
+    with torch.no_grad():
+        for n, w in pol.model.named_parameters():
+            if "lora_B" in n:
+                w.normal_(0, 2e-3)      # a trained-looking adapter: without it merging changes nothing
+    state = {k: v.clone() for k, v in pol.model.state_dict().items()}
+    prompt = [PROMPTS[0]]
+    pol.merge_sampling = False
+    plain = pol.sample(prompt, n=3, temperature=1.0, max_tokens=24, seed=5)[0]
+    pol.merge_sampling = True
+    merged = pol.sample(prompt, n=3, temperature=1.0, max_tokens=24, seed=5)[0]
+    assert [c.token_ids for c in merged] == [c.token_ids for c in plain]
+    for a, b in zip(merged, plain):
+        assert a.logprobs == pytest.approx(b.logprobs, abs=1e-3)
+    after = pol.model.state_dict()
+    assert after.keys() == state.keys() and all(torch.equal(after[k], state[k]) for k in state)
+    # the adapter is live again: scoring with it differs from the base
+    ids = pol.tok("module m; endmodule", add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        on, off = pol.logprobs(pol.encode(prompt[0]), ids), pol.logprobs(pol.encode(prompt[0]), ids, adapter=False)
+    assert not torch.allclose(on, off, atol=1e-4)

@@ -5,6 +5,7 @@ CPU: fp32 by default (bf16 on request); GPU: bf16. The default model is SmolLM2-
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import random
@@ -30,7 +31,7 @@ class HFPolicy(TrainablePolicy):
 
     def __init__(self, model="default", dtype=None, device=None, lora=True, lora_r=8, lora_alpha=16,
                  target_modules=DEFAULT_TARGETS, gradient_checkpointing=False, batch_size=8,
-                 micro_batch=2, adapter=None, threads=None, base_adapter="default"):
+                 micro_batch=2, adapter=None, threads=None, base_adapter="default", merge_sampling=True):
         import torch
         if threads:   # on a shared, oversubscribed CPU one thread can be 10x faster than two
             torch.set_num_threads(int(threads))
@@ -72,6 +73,7 @@ class HFPolicy(TrainablePolicy):
             self.model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         self.model.eval()
         self.batch_size, self.micro_batch = batch_size, micro_batch
+        self.merge_sampling = bool(merge_sampling)
         params = [q for q in self.model.parameters() if q.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=1e-5) if params else None
         self.version = 0
@@ -123,7 +125,7 @@ class HFPolicy(TrainablePolicy):
         out = []
         for p in prompts:
             ids = self.encode(p, prefill)
-            with torch.no_grad():
+            with torch.no_grad(), self._merged():
                 cache = self._prefill(ids[:-1])
                 group = []
                 for k in range(0, n, self.batch_size):
@@ -135,6 +137,31 @@ class HFPolicy(TrainablePolicy):
                     c.text = prefill + c.text
             out.append(group)
         return out
+
+    @contextlib.contextmanager
+    def _merged(self):
+        """Decoding with the LoRA folded into temporary copies of the weights it adapts, the adapter
+        layers switched off: each LoRA layer costs a decoding step four small kernels more, which on
+        a GPU (launch-bound at these batch sizes) took 60% of the step (bench/results/gpu_policy_check.md).
+        The base weights are swapped back untouched afterwards (no merge/unmerge round trip, whose
+        rounding would drift a bf16 base a little on every call)."""
+        if not (self.lora and self.merge_sampling):
+            yield
+            return
+        from peft.tuners.lora import LoraLayer
+        swaps = []
+        try:
+            with self.torch.no_grad():
+                for m in self.model.modules():
+                    if isinstance(m, LoraLayer) and "default" in getattr(m, "lora_A", {}):
+                        w = m.get_base_layer().weight
+                        swaps.append((w, w.data))
+                        w.data = w.data + m.get_delta_weight("default").to(w.dtype)
+            with self.model.disable_adapter():
+                yield
+        finally:
+            for w, orig in swaps:
+                w.data = orig
 
     def _prefill(self, ids):
         """The KV cache of `ids` (None for no ids), one row."""
