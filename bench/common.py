@@ -38,3 +38,9 @@ def kept_reading(md) -> str:
         return ""
     i = text.find("\n## Reading")
     return "" if i < 0 else "\n" + text[i + 1:]
+
+
+def write_with_reading(md, body: str):
+    """body, then the kept reading after one blank line, so regenerating a report never moves it."""
+    reading = kept_reading(md)
+    md.write_text(body.rstrip("\n") + "\n" + ("\n" + reading.lstrip("\n") if reading else ""))

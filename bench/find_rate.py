@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from bench.common import header, kept_reading, md_table, write_rows  # noqa: E402
+from bench.common import header, md_table, write_with_reading, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 FIND = 1.10
@@ -199,14 +199,14 @@ def write_report(rows: list, runs: list, a, elapsed: float, ceil: dict):
         tvf = "ttt_vs_frozen_headroom" + a.name[len("find_rate"):] + ".md"
         if both:
             tv = RESULTS / tvf
-            tv.write_text("\n".join(
+            write_with_reading(tv, "\n".join(
                 [header("TTT vs frozen policy on the headroom tasks, equal budget (bench/find_rate.py --frozen)",
                         {"load at report": os.getloadavg()}), "",
                  "Same settings, seeds and per-step sampling seeds in both modes (step 1 is the same draw); the "
                  "frozen run never updates the LoRA. best_ratio = PPA_ref / PPA of the best proven design so far.", ""]
-                + fl) + "\n" + kept_reading(tv))
+                + fl))
     md = RESULTS / f"{a.name}.md"
-    md.write_text("\n".join(lines) + "\n" + kept_reading(md))
+    write_with_reading(md, "\n".join(lines))
     plot(rows, RESULTS / f"{a.name}.png")
 
 

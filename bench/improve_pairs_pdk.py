@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from bench.common import header, kept_reading, md_table, write_rows  # noqa: E402
+from bench.common import header, md_table, write_with_reading, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 MIN = 1.10
@@ -89,7 +89,7 @@ def main(argv=None) -> int:
         f"- by origin: " + "; ".join(f"{o}: {int(g['holds_sky130'].sum())}/{len(g)} hold" for o, g in df.groupby("origin")),
         "", "## Per family", "", md_table(fam), ""]
     md = RESULTS / f"{a.name}.md"
-    md.write_text("\n".join(lines) + "\n" + kept_reading(md))
+    write_with_reading(md, "\n".join(lines))
     print("\n".join(lines[-8:]))
     return 0
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from bench.common import header, kept_reading, md_table, write_rows  # noqa: E402
+from bench.common import header, md_table, write_with_reading, write_rows  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 
@@ -88,7 +88,7 @@ def main(argv=None) -> int:
         f"{'; '.join(f'{d}: {h}' for d, h in zip(df['design'], df['finds_now_below']) if h) or 'none'}", "",
         md_table(df), ""]
     md = RESULTS / "noise_neutral.md"
-    md.write_text("\n".join(lines) + "\n" + kept_reading(md))
+    write_with_reading(md, "\n".join(lines))
     print("\n".join(lines[-6:-3]))
     return 0
 
