@@ -84,7 +84,8 @@ def lora_norm(pol) -> float:
     return float(sum(p.detach().float().norm() ** 2 for n, p in pol.model.named_parameters() if "lora_B" in n) ** 0.5)
 
 
-def check_shape(shape: str, tok_dir: Path, work: Path, group: int, max_tokens: int, rec: dict, save, device: str):
+def check_shape(shape: str, tok_dir: Path, work: Path, group: int, max_tokens: int, rec: dict, save, device: str,
+                grad_ckpt: str = "auto"):
     import torch
     from rtl_agent.policy.hf import HFPolicy
     from training.lora_update import rl_step
@@ -96,8 +97,11 @@ def check_shape(shape: str, tok_dir: Path, work: Path, group: int, max_tokens: i
     if cuda:
         torch.cuda.reset_peak_memory_stats()
     t0 = time.time()
+    # checkpointing trades a second forward for activation memory: worth it from about a billion parameters
+    gc = grad_ckpt == "on" or (grad_ckpt == "auto" and r["params"] >= 1e9)
+    r["gradient_checkpointing"] = gc
     pol = HFPolicy(model=str(folder), base_adapter=None, device=device, micro_batch=2, batch_size=group,
-                   gradient_checkpointing=(shape != "135m"))
+                   gradient_checkpointing=gc)
     r["load_s"], r["dtype"], r["device"] = round(time.time() - t0, 1), str(pol.dtype), pol.device
     msgs = prompt()
     ids = pol.encode(msgs)
@@ -172,6 +176,8 @@ def main(argv=None) -> int:
     ap.add_argument("--shapes", default="135m,7b")
     ap.add_argument("--group", type=int, default=8)
     ap.add_argument("--max-tokens", type=int, default=1024)
+    ap.add_argument("--grad-ckpt", choices=("auto", "on", "off"), default="auto",
+                    help="gradient checkpointing in the LoRA step (auto: from 1e9 parameters on)")
     ap.add_argument("--cpu-dry-run", action="store_true", help="run on the CPU (to check the script; slow for 7b)")
     a = ap.parse_args(argv)
     import torch
@@ -193,7 +199,8 @@ def main(argv=None) -> int:
     for shape in a.shapes.split(","):
         t0 = time.time()
         try:
-            check_shape(shape, Path(a.tokenizer), Path(a.work), a.group, a.max_tokens, rec, save, device)
+            check_shape(shape, Path(a.tokenizer), Path(a.work), a.group, a.max_tokens, rec, save, device,
+                        a.grad_ckpt)
         except Exception as e:      # one shape failing leaves the other's record
             import traceback
             rec.setdefault(shape, {})["error"] = traceback.format_exc()[-2000:]

@@ -15,8 +15,13 @@ def test_the_gpu_check_refuses_without_cuda_and_its_dry_run_passes(tmp_path):
     rec = json.loads((tmp_path / "gpu_policy_check.json").read_text())
     assert rc == 0 and rec["all_checks"], rec
     r = rec["tiny"]
-    assert r["sample"]["completions"] == 3 and r["sample"]["tokens"] > 0
+    assert r["sample"]["completions"] == 3 and r["sample"]["tokens"] > 0 and r["gradient_checkpointing"] is False
     assert r["lora_B_norm"][0] == 0.0 < r["lora_B_norm"][1]           # the step moved the LoRA
     assert r["adapter_roundtrip"]["reloaded"] == r["logprob_sum"][1] != r["adapter_roundtrip"]["zeroed"]
     st = r["sample_trained"]           # fp32 on the CPU: folding the trained LoRA in changes no sample
     assert st["merged"]["tokens"] > 0 and st["unmerged"]["tokens"] > 0 and st["same_first_tokens"]
+    # the 7B shape's setting (checkpointed LoRA step) passes the same checks
+    rc = main(["--tokenizer", str(tok), "--out", str(tmp_path / "gc"), "--work", str(tmp_path / "w2"), "--shapes",
+               "tiny", "--group", "2", "--max-tokens", "4", "--cpu-dry-run", "--grad-ckpt", "on"])
+    rec = json.loads((tmp_path / "gc" / "gpu_policy_check.json").read_text())
+    assert rc == 0 and rec["all_checks"] and rec["tiny"]["gradient_checkpointing"] is True
