@@ -128,6 +128,7 @@ def _proven(eda: dict) -> bool:
 
 
 def summarize(runs: list, ceil: dict) -> list[dict]:
+    from bench.headroom import above
     rows = []
     for task in dict.fromkeys(r["task"] for r in runs):
         ok = [r for r in runs if r["task"] == task and "error" not in r]
@@ -135,9 +136,8 @@ def summarize(runs: list, ceil: dict) -> list[dict]:
         mine = [r for r in ok if r["mode"] == "ttt"] or ok
         mode = mine[0]["mode"] if mine else ""
         c, nf, suite = ceil.get(task, (1.0, 1.0, ""))
-        # a run judged with an older, lower floor: its find counts only above the current one (compared at
-        # the 4 digits noise_neutral.csv keeps: a find that is the floor's own netlist is not above it)
-        mine = [{**r, "found": bool(r["found"] and round(r["best_ratio"], 4) > nf)} for r in mine]
+        # a run judged with an older, lower floor: its find counts only above the current one
+        mine = [{**r, "found": bool(r["found"] and above(r["best_ratio"], nf))} for r in mine]
         best = max([r["best_ratio"] for r in mine] or [1.0])
         kinds = {}
         for r in mine:

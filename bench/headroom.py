@@ -145,9 +145,15 @@ def floors(rows: list) -> dict:
     return {r["design"]: max(r.get("noise", 1.0) or 1.0, five.get(r["design"], 1.0)) for r in rows}
 
 
+def above(ratio: float, floor: float) -> bool:
+    """ratio is above the noise floor, compared at the 4 digits noise_neutral.csv keeps: a design that is
+    the floor's own netlist (1.2580009 against a floor of 1.258) is not above it."""
+    return round(ratio, 4) > floor
+
+
 def counted(ratio: float, floor: float) -> float:
     """A design's headroom as the map counts it: its ratio when above its noise floor, else 1.0."""
-    return ratio if ratio > floor else 1.0
+    return ratio if above(ratio, floor) else 1.0
 
 
 def geomean(xs) -> float:

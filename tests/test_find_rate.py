@@ -38,3 +38,17 @@ def test_the_map_and_find_rate_judge_by_the_same_floor():
 
 def rows_noise(rows, design):
     return next(r.get("noise", 1.0) or 1.0 for r in rows if r["design"] == design)
+
+
+def test_the_pooled_table_judges_like_find_rate_and_bounds_the_designs_without_a_find(tmp_path):
+    import json
+    from bench.find_rate_pooled import pool
+    runs = [{**_run(1.2580008710778492), "samples": 20, "valid": 1},
+            {**_run(1.0, seed=1), "samples": 20, "valid": 0, "task": "shared_alu"},
+            {**_run(1.587, seed=1), "samples": 20, "valid": 3, "task": "mult8"}]
+    p = tmp_path / "find_rate_x.json"
+    p.write_text(json.dumps(runs))
+    rows = {r["design"]: r for r in pool(ceilings(), [p])}
+    assert rows["popcount16"]["found_runs"] == 0 and rows["popcount16"]["best"] == 1.0    # the floor's own netlist
+    assert rows["mult8"]["found_runs"] == 1 and rows["mult8"]["ub95_per_sample"] == ""
+    assert abs(rows["shared_alu"]["ub95_per_sample"] - (1 - 0.05 ** (1 / 20))) < 1e-4
