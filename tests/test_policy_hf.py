@@ -183,3 +183,10 @@ def test_merged_sampling_matches_the_adapter_and_leaves_the_base_untouched():
     with torch.no_grad():
         on, off = pol.logprobs(pol.encode(prompt[0]), ids), pol.logprobs(pol.encode(prompt[0]), ids, adapter=False)
     assert not torch.allclose(on, off, atol=1e-4)
+
+
+def test_merged_sampling_can_be_switched_off_for_a_model_that_fills_the_gpu(monkeypatch):
+    from rtl_agent.policy.hf import HFPolicy
+    monkeypatch.setenv("RTL_AGENT_MERGE_SAMPLING", "0")
+    assert HFPolicy("default").merge_sampling is False
+    assert HFPolicy("default", merge_sampling=True).merge_sampling is True

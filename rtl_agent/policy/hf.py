@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
+import os
 import random
 from pathlib import Path
 
@@ -31,7 +32,7 @@ class HFPolicy(TrainablePolicy):
 
     def __init__(self, model="default", dtype=None, device=None, lora=True, lora_r=8, lora_alpha=16,
                  target_modules=DEFAULT_TARGETS, gradient_checkpointing=False, batch_size=8,
-                 micro_batch=2, adapter=None, threads=None, base_adapter="default", merge_sampling=True):
+                 micro_batch=2, adapter=None, threads=None, base_adapter="default", merge_sampling=None):
         import torch
         if threads:   # on a shared, oversubscribed CPU one thread can be 10x faster than two
             torch.set_num_threads(int(threads))
@@ -73,6 +74,8 @@ class HFPolicy(TrainablePolicy):
             self.model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         self.model.eval()
         self.batch_size, self.micro_batch = batch_size, micro_batch
+        if merge_sampling is None:     # decoding holds a second copy of the adapted weights; off for a model
+            merge_sampling = os.environ.get("RTL_AGENT_MERGE_SAMPLING", "1") != "0"   # that fills the GPU
         self.merge_sampling = bool(merge_sampling)
         params = [q for q in self.model.parameters() if q.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=1e-5) if params else None
