@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.common import header, md_table, write_rows
-from bench.headroom import PDKS, best, counted, floors, geomean
+from bench.headroom import HEADROOM, PDKS, above, best, counted, floors, geomean
 
 PUBLISHED = 0.349      # per-design test-time RL on RTLLM v2.0, Nangate45, testbench-only checks (PPA product)
 
@@ -24,8 +24,33 @@ def table(rows: list) -> list[dict]:
                     "rewrites": len(r["rewrites"]), "proven": proven,
                     "best_n45": round(b["nangate45"][0], 4), "kind": b["nangate45"][1], "file": b["nangate45"][2],
                     "best_sky130": round(b["sky130hd"][0], 4), "noise_floor": round(nf, 4),
-                    "above_noise": b["nangate45"][0] > nf, "note": err[:120]})
+                    "above_noise": above(b["nangate45"][0], nf), "note": err[:120]})
     return out
+
+
+def why_none(rows: list, t: list) -> list[str]:
+    """One line per design without a proven gain above its noise floor: bench/headroom/<design>/WHY.md (what
+    was tried and why it does not gain) when there is one, else what its rewrites measured."""
+    by = {r["design"]: r for r in rows}
+    out = []
+    for x in t:
+        if x["note"] or (x["above_noise"] and x["best_n45"] > 1):
+            continue
+        why = HEADROOM / x["design"] / "WHY.md"
+        if why.is_file():
+            text = " ".join(why.read_text().split())
+        else:
+            tried = [f"{e['file']} ({_verdict(e)})" for e in by[x["design"]]["rewrites"]]
+            text = ("tried: " + ", ".join(tried)) if tried else "**no rewrite yet**"
+        out.append(f"- {x['design']} ({x['suite']}): {text}")
+    return out
+
+
+def _verdict(e: dict) -> str:
+    r = e.get("nangate45_ratio")
+    if r:
+        return f"{r:.3g}x"
+    return f"not proven: {e.get('nangate45_equiv') or e.get('nangate45_why', '')[:40]}"
 
 
 def write_report(rows: list, out: Path, elapsed: float):
@@ -60,6 +85,11 @@ def write_report(rows: list, out: Path, elapsed: float):
         f"- designs whose reference fails its own flow (no PPA): {len(unsynth)}: "
         + ", ".join(f"{x['design']} ({x['note'][:60]})" for x in unsynth),
         f"- gains above noise by kind of change: {kinds}", "", md_table(pd.DataFrame(t)), ""]
+    none = why_none(rows, t)
+    lines += ["## Designs without a proven gain above noise", "",
+              f"{len(none)} designs; {sum('no rewrite yet' in x for x in none)} without a rewrite or a written "
+              "reason. Each line: bench/headroom/<design>/WHY.md, or what its rewrites measured on Nangate45.", ""]
+    lines += none + [""]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
     plot(t, out.with_suffix(".png"))
 

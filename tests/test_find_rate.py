@@ -52,3 +52,20 @@ def test_the_pooled_table_judges_like_find_rate_and_bounds_the_designs_without_a
     assert rows["popcount16"]["found_runs"] == 0 and rows["popcount16"]["best"] == 1.0    # the floor's own netlist
     assert rows["mult8"]["found_runs"] == 1 and rows["mult8"]["ub95_per_sample"] == ""
     assert abs(rows["shared_alu"]["ub95_per_sample"] - (1 - 0.05 ** (1 / 20))) < 1e-4
+
+
+def test_every_design_without_a_gain_says_what_was_tried_or_why_not():
+    import json
+    from bench.find_rate import RESULTS
+    from bench.headroom_report import table, why_none
+    rows = json.loads((RESULTS / "headroom.json").read_text())["rows"]
+    t = table(rows)
+    lines = why_none(rows, t)
+    names = {ln.split(" (")[0][2:] for ln in lines}
+    assert {"LFSR", "counter8", "pe"} <= names and "wide_count" not in names      # wide_count has a gain
+    assert not [ln for ln in lines if "no rewrite yet" in ln], lines
+    assert any(ln.startswith("- LFSR (rtllm): Four flops") for ln in lines)          # its WHY.md
+    assert any(ln.startswith("- counter8 (project): tried: carry_tc.v (1.13x)") for ln in lines)
+    # a design with neither a rewrite nor a reason is called out
+    bare = [{**r, "rewrites": []} if r["design"] == "counter8" else r for r in rows]
+    assert "- counter8 (project): **no rewrite yet**" in why_none(bare, table(bare))
