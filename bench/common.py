@@ -30,17 +30,12 @@ def write_rows(path, rows: list):
         w.writerows(rows)
 
 
-def kept_reading(md) -> str:
-    """A regenerated report keeps the hand-written reading of the one it replaces (from its heading on)."""
+def write_with_reading(md, body: str):
+    """body, then the hand-written reading of the report it replaces (from its `## Reading` heading on)
+    after one blank line, so regenerating a report never loses or moves it."""
     try:
         text = md.read_text()
     except OSError:
-        return ""
+        text = ""
     i = text.find("\n## Reading")
-    return "" if i < 0 else "\n" + text[i + 1:]
-
-
-def write_with_reading(md, body: str):
-    """body, then the kept reading after one blank line, so regenerating a report never moves it."""
-    reading = kept_reading(md)
-    md.write_text(body.rstrip("\n") + "\n" + ("\n" + reading.lstrip("\n") if reading else ""))
+    md.write_text(body.rstrip("\n") + "\n" + ("\n" + text[i + 1:] if i >= 0 else ""))

@@ -31,7 +31,7 @@ def pool(ceil: dict, reports: list[Path]) -> list[dict]:
     from bench.headroom import counted
     rows = {}
     for p in reports:
-        name = p.stem
+        label = f"{p.stem} ({adapter_of(p.with_suffix('.md'))})"
         for r in json.loads(p.read_text()):
             t = r.get("task")
             if t not in ceil:
@@ -46,7 +46,7 @@ def pool(ceil: dict, reports: list[Path]) -> list[dict]:
             row["runs"] += 1
             row["found_runs"] += best >= FIND
             row["best"] = max(row["best"], best)
-            row["reports"].add(f"{name} ({adapter_of(p.with_suffix('.md'))})")
+            row["reports"].add(label)
     out = []
     for row in rows.values():
         n = row["samples"]

@@ -80,6 +80,16 @@ def prompt() -> list:
                                         "with the same behaviour and a smaller area-delay-power product."}]
 
 
+def timed_sample(pol, msgs, n: int, max_tokens: int, seed: int = 0):
+    """n completions of one prompt at temperature 1, and {"seconds", "tokens", "tokens_per_s"}."""
+    _sync()
+    t0 = time.time()
+    comps = pol.sample([msgs], n=n, temperature=1.0, max_tokens=max_tokens, seed=seed)[0]
+    _sync()
+    dt, toks = time.time() - t0, sum(len(c.token_ids) for c in comps)
+    return comps, {"seconds": round(dt, 2), "tokens": toks, "tokens_per_s": round(toks / dt, 1)}
+
+
 def lora_norm(pol) -> float:
     return float(sum(p.detach().float().norm() ** 2 for n, p in pol.model.named_parameters() if "lora_B" in n) ** 0.5)
 
@@ -106,14 +116,8 @@ def check_shape(shape: str, tok_dir: Path, work: Path, group: int, max_tokens: i
     msgs = prompt()
     ids = pol.encode(msgs)
     r["prompt_tokens"] = len(ids)
-    _sync()
-    t0 = time.time()
-    comps = pol.sample([msgs], n=group, temperature=1.0, max_tokens=max_tokens, seed=0)[0]
-    _sync()
-    dt = time.time() - t0
-    toks = sum(len(c.token_ids) for c in comps)
-    r["sample"] = {"seconds": round(dt, 2), "completions": len(comps), "tokens": toks,
-                   "tokens_per_s": round(toks / dt, 1), "finish": sorted({c.finish_reason for c in comps})}
+    comps, timing = timed_sample(pol, msgs, group, max_tokens)
+    r["sample"] = {**timing, "completions": len(comps), "finish": sorted({c.finish_reason for c in comps})}
     r["check_sampled"] = len(comps) == group and all(
         c.token_ids and len(c.logprobs) == len(c.token_ids) and all(math.isfinite(x) for x in c.logprobs)
         for c in comps)
@@ -137,14 +141,9 @@ def check_shape(shape: str, tok_dir: Path, work: Path, group: int, max_tokens: i
     r["sample_trained"] = {}      # the trained LoRA folded into the weights for decoding (the default) or not
     for merge in (True, False):
         pol.merge_sampling = merge
-        _sync()
-        t0 = time.time()
-        again = pol.sample([msgs], n=group, temperature=1.0, max_tokens=max_tokens, seed=0)[0]
-        _sync()
-        dt, toks = time.time() - t0, sum(len(c.token_ids) for c in again)
+        again, timing = timed_sample(pol, msgs, group, max_tokens)
         r["sample_trained"]["merged" if merge else "unmerged"] = {
-            "seconds": round(dt, 2), "tokens": toks, "tokens_per_s": round(toks / dt, 1),
-            "first_tokens": [c.token_ids[:16] for c in again]}
+            **timing, "first_tokens": [c.token_ids[:16] for c in again]}
     m, u = r["sample_trained"]["merged"], r["sample_trained"]["unmerged"]
     # bf16 rounds W + BA once where the adapter path rounds twice: samples may part after a while
     r["sample_trained"]["same_first_tokens"] = m.pop("first_tokens") == u.pop("first_tokens")

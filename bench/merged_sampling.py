@@ -16,7 +16,6 @@ import json
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +32,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     import torch
     from bench.common import header, md_table
-    from bench.gpu_policy_check import prompt
+    from bench.gpu_policy_check import prompt, timed_sample
     from rtl_agent.policy.hf import HFPolicy
     load0 = os.getloadavg()
     pol = HFPolicy("default", threads=a.threads, batch_size=a.group)
@@ -49,16 +48,13 @@ def main(argv=None) -> int:
         toks = {}
         for merge in (r % 2 == 0, r % 2 != 0):            # alternate which mode goes first
             pol.merge_sampling = merge
-            t0 = time.time()
-            out = pol.sample([msgs], n=a.group, temperature=1.0, max_tokens=a.max_tokens, seed=100 + r)[0]
-            dt = time.time() - t0
-            n = sum(len(c.token_ids) for c in out)
+            out, timing = timed_sample(pol, msgs, a.group, a.max_tokens, seed=100 + r)
             toks[merge] = [c.token_ids for c in out]
-            rows.append({"round": r, "mode": "merged" if merge else "adapter layers", "seconds": round(dt, 2),
-                         "tokens": n, "tokens_per_s": round(n / dt, 1)})
+            rows.append({"round": r, "mode": "merged" if merge else "adapter layers", **timing})
         for row in rows[-2:]:
             row["same_tokens"] = toks[True] == toks[False]
-    med = {m: statistics.median(x["tokens_per_s"] for x in rows if x["mode"] == m) for m in ("merged", "adapter layers")}
+    med = {m: round(statistics.median(x["tokens_per_s"] for x in rows if x["mode"] == m), 1)
+           for m in ("merged", "adapter layers")}
     res = {"rows": rows, "median_tokens_per_s": med, "speedup": round(med["merged"] / med["adapter layers"], 3),
            "all_same_tokens": all(x["same_tokens"] for x in rows), "prompt_tokens": len(pol.encode(msgs)),
            "group": a.group, "max_tokens": a.max_tokens, "threads": a.threads,
