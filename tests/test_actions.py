@@ -116,7 +116,8 @@ def test_narrow_offers_the_widths_the_testbench_leaves_room_for(tmp_path):
     """wide_count's 32-bit cycle counter reaches 24 and its 16-bit phase 2 under the testbench: a narrow group
     names one of them, its choices are the tight width, a spare bit and the next power of two, and a choice
     applies as a one-line declaration edit."""
-    e = OptimizeEnv(OptimizeConfig(task="wide_count", group=3, kinds_per_parent=1, noise=False), tmp_path / "run")
+    e = OptimizeEnv(OptimizeConfig(task="wide_count", group=3, kinds_per_parent=1, noise=False, actions="narrow,decl"),
+                    tmp_path / "run")
     ctx = Context(tmp_path / "run", lambda kind, **data: None)
     e.open(ctx)
     e.start(ctx)

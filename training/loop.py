@@ -73,6 +73,8 @@ class Group:
     choices: tuple = ()            # the answer is one of these continuations of the prefill, drawn from the
                                    # policy's own probabilities of them (a policy that can_choose); a policy
                                    # that cannot samples freely
+    chooser: str = "policy"        # policy | random (uniform over choices) | exhaustive (each choice once, n of
+                                   # them): the baselines a policy's choices are measured against
 
 
 class Environment:
@@ -144,6 +146,27 @@ def sample_seed(seed: int, step: int, j: int, i: int, tag: str = "") -> int:
     """Seed of one extra draw for sample i of group j (a re-prompt)."""
     h = hashlib.sha256(f"{seed}:{step}:{j}:{i}:{tag}".encode()).digest()
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
+
+
+@dataclass
+class Pick:
+    """A choice made without the policy (random or exhaustive chooser): no tokens, nothing to train on."""
+    text: str
+    token_ids: list = None
+    logprobs: list = None
+    prompt_token_ids: list = None
+    finish_reason: str = "stop"
+
+    def __post_init__(self):
+        self.token_ids, self.logprobs, self.prompt_token_ids = [], [], []
+
+
+def uniform_picks(g: Group, seed: int) -> list:
+    """The n answers of a choice group drawn uniformly (random), or every choice once in order (exhaustive)."""
+    opts = list(g.choices)
+    picks = opts[:g.n] if g.chooser == "exhaustive" else \
+        [opts[i] for i in random.Random(seed).choices(range(len(opts)), k=g.n)]
+    return [Pick((g.prefill or "") + o) for o in picks]
 
 
 def has_variance(rewards) -> bool:
@@ -281,7 +304,9 @@ class Loop:
         comps = []
         for j, g in enumerate(groups):
             chooser = self._chooser() if g.choices else None
-            if chooser is not None:
+            if g.choices and g.chooser != "policy":
+                comps.append(uniform_picks(g, step_seed(cfg.seed, k, j)))
+            elif chooser is not None:
                 comps.append(chooser.choose(g.prompt, list(g.choices), g.n, temperature=cfg.temperature,
                                             seed=step_seed(cfg.seed, k, j), prefill=g.prefill, stop=g.stop))
             else:
@@ -300,7 +325,8 @@ class Loop:
                             "seed": step_seed(cfg.seed, k, j), "prefill": g.prefill, **(g.info or {})}
         # Flat groups (every reward equal) carry no signal: they are left out of the update, and a step
         # with none left trains nothing and leaves the KL controller where it is.
-        live = [g for g in rl_groups if has_variance(g[2])]
+        # (groups of picks made without the policy hold no tokens: nothing to train on)
+        live = [g for g in rl_groups if has_variance(g[2]) and any(g[1])]
         flat = len(rl_groups) - len(live)
         if flat:
             self.event("phase", step=k, phase=f"skipped {flat}/{len(rl_groups)} group(s): no reward variance")

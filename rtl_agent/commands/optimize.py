@@ -77,9 +77,18 @@ def register(sub):
                    "parent) or mixed (either); default %(default)s (see bench/results/optimize_actions.md)")
     p.add_argument("--actions", default=D["actions"], metavar="KINDS",
                    help="action kinds the sampler mixes, chosen per parent by a bandit on the reward each kind earned "
-                   "on this design: auto (= spec,rewrite,diff,decl,narrow,line; narrow only where the reference's testbench "
-                   "leaves a register headroom), a comma list of them, or legacy (only the --edit action); "
-                   "default %(default)s")
+                   "on this design: auto (= transform,spec,rewrite,diff,decl,line; transform: the policy chooses "
+                   "among the verified transformations of rtl_agent/transforms, offered where one applies; tried "
+                   "first), a comma list of them (narrow: the old width-only choice), or legacy (only the --edit "
+                   "action); default %(default)s")
+    p.add_argument("--transforms", default=D["transforms"], metavar="KINDS",
+                   help="transformation kinds the transform action offers: all, or a comma list of "
+                   "rtl_agent/transforms kinds (narrow, cond_arith, share, recognise, ...); default %(default)s")
+    p.add_argument("--chooser", default=D["chooser"], choices=("policy", "random", "exhaustive"),
+                   help="who picks among a parent's transformations: the policy (its own probabilities, trained "
+                   "by the run), random (uniform over the same options) or exhaustive (every option of the "
+                   "parent once; small designs): the baselines at equal evaluations. random/exhaustive imply "
+                   "--no-train; default %(default)s")
     p.add_argument("--kinds-per-parent", type=int, default=D["kinds_per_parent"],
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
@@ -121,7 +130,8 @@ def config_from_args(args) -> OptimizeConfig:
         adapter = "none"            # the bundled adapters are LoRAs of the bundled model only
     return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=adapter, backend=args.backend,
                           steps=args.steps,
-                          batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed, train=args.train,
+                          batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed,
+                          train=args.train and args.chooser == "policy",
                           pool=args.pool, fixed_kl=args.fixed_kl, from_spec=args.from_spec,
                           max_tokens=args.max_tokens, temperature=args.temperature, stop=args.stop, lr=args.lr,
                           eps0=D["eps0"] if args.eps is None else args.eps, workers=args.workers,
@@ -130,7 +140,8 @@ def config_from_args(args) -> OptimizeConfig:
                           accept_unproven=args.accept_unproven, edit=args.edit,
                           actions="" if args.actions == "legacy" else args.actions,
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
-                          ranges=args.ranges, cross_pdk=args.cross_pdk)
+                          ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
+                          chooser=args.chooser)
 
 
 def run(args) -> int:

@@ -10,8 +10,8 @@ Every builder returns chat messages ([{"role","content"}]) that any policy backe
             re-prompt, one-line edit prefills
   stimulus  the coverage job's stimulus prompt and its worked example
 """
-from .edit import (DIFF_HOWTO, EDIT_SYSTEM, _path_cells, edit_head, edit_prompt, optimize_prompt, repair_prompt,
-                   report_summary, target_prefill)
+from .edit import (DIFF_HOWTO, EDIT_SYSTEM, TRANSFORM_PREFILL, _path_cells, edit_head, edit_prompt, optimize_prompt,
+                   repair_prompt, report_summary, target_prefill, transform_prompt)
 from .rtl import (ACTIONS, SYSTEM, Extraction, _candidate_text, _clip, _instances, _modules, _ports_line,
                   extract_verilog, header_end, module_header, parent_header, port_names, prefill_for, rtl_prefill,
                   rtl_prompt)
@@ -20,4 +20,4 @@ from .stimulus import STIM_SYSTEM, stimulus_prompt
 __all__ = ["ACTIONS", "DIFF_HOWTO", "EDIT_SYSTEM", "Extraction", "STIM_SYSTEM", "SYSTEM", "edit_head", "edit_prompt",
            "extract_verilog", "header_end", "module_header", "optimize_prompt", "parent_header", "port_names",
            "prefill_for", "repair_prompt", "report_summary", "rtl_prefill", "rtl_prompt", "stimulus_prompt",
-           "target_prefill", "_candidate_text", "_clip", "_instances", "_modules", "_path_cells", "_ports_line"]
+           "target_prefill", "transform_prompt", "TRANSFORM_PREFILL", "_candidate_text", "_clip", "_instances", "_modules", "_path_cells", "_ports_line"]

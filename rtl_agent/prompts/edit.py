@@ -119,3 +119,20 @@ def optimize_prompt(spec: str, code: str, report: dict, top: str, goal="lower ar
             f"Current design:\n```verilog\n{_clip(code, max_code)}\n```\n\n"
             f"EDA report:\n{report_summary(report)}\n\n{ask}")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def transform_prompt(spec: str, view, report: dict, top: str, labels, max_spec=1500) -> list:
+    """The menu of verified transformations of the current design (rtl_agent.transforms): the model answers
+    with one of them, word for word; the answer is scored by its own probability (policy.choose)."""
+    menu = "\n".join(f"- {lab}" for lab in labels)
+    shown = (f"Current design:\n```verilog\n{view.code.strip()}\n```" if view.mode != "focus" else
+             f"Current design (interface; {view.total_lines} lines):\n```verilog\n{view.interface}\n```")
+    user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n{shown}\n\n"
+            f"EDA report:\n{report_summary(report, brief=True)}\n\n"
+            "Each transformation below rewrites the design; its result is proven equivalent and synthesized. "
+            f"Choose the one that lowers area*delay*power the most:\n{menu}\n"
+            "Answer with the chosen line only, after `Transformation: `.")
+    return [{"role": "system", "content": EDIT_SYSTEM}, {"role": "user", "content": user}]
+
+
+TRANSFORM_PREFILL = "Transformation: "

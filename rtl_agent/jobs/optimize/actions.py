@@ -27,7 +27,15 @@ import math
 import random
 import re
 
-KINDS = ("spec", "rewrite", "diff", "decl", "narrow", "line")
+
+
+def _kinds(auto_only: bool) -> tuple:
+    from .kinds import registry
+    return tuple(k for k, v in registry().items() if v.auto or not auto_only)
+
+
+KINDS = ("transform", "spec", "rewrite", "diff", "decl", "line")     # `auto`: kinds/ with auto = True, in order
+ALL_KINDS = KINDS + ("narrow",)
 # a declaration worth editing: an internal vector/variable (its width) or a parameter (its value)
 _WIDTH_DECL = re.compile(r"^(\s*(?:reg|wire|logic)\b(?:\s+signed)?\s*\[)([^\]]*\][^;=()]*;\s*(?://.*)?)$")
 _VALUE_DECL = re.compile(r"^(\s*(?:localparam|parameter)\b[^=;]*=\s*)([^;]*;?\s*(?://.*)?)$")
@@ -38,13 +46,14 @@ _NARROW = re.compile(r"^\s*(?:reg|logic)\s*\[\s*(\d+)\s*:\s*0\s*\]\s*([A-Za-z_]\
 
 
 def parse_kinds(text: str) -> tuple[str, ...]:
-    """'auto' -> every kind; 'rewrite,diff' -> those; unknown names are an error."""
+    """'auto' -> the auto kinds; 'rewrite,diff' -> those; unknown names are an error."""
     if text in ("", "auto", "all"):
-        return KINDS
+        return _kinds(True)
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
-    bad = [k for k in kinds if k not in KINDS]
+    known = _kinds(False)
+    bad = [k for k in kinds if k not in known]
     if bad or not kinds:
-        raise ValueError(f"unknown action kind(s) {bad or text!r}: choose from {', '.join(KINDS)} or auto")
+        raise ValueError(f"unknown action kind(s) {bad or text!r}: choose from {', '.join(known)} or auto")
     return kinds
 
 
@@ -95,8 +104,8 @@ def narrow_options(line: str, widths) -> list[str]:
 class Bandit:
     """UCB1 over action kinds, on the mean reward each kind earned on this design."""
 
-    def __init__(self, kinds=KINDS, c: float = 0.5, stats: dict | None = None):
-        self.kinds, self.c = tuple(kinds), c
+    def __init__(self, kinds=KINDS, c: float = 0.5, stats: dict | None = None, first=("transform",)):
+        self.kinds, self.c, self.first = tuple(kinds), c, tuple(first)
         self.stats = {k: {"n": 0, "sum": 0.0, "valid": 0, "finds": 0} for k in self.kinds}
         for k, s in (stats or {}).items():
             if k in self.stats:
@@ -106,6 +115,8 @@ class Bandit:
         """m distinct kinds (fewer when fewer exist): untried ones first (seeded order), then by UCB."""
         untried = [k for k in self.kinds if self.stats[k]["n"] == 0]
         rng.shuffle(untried)
+        # the library's choices cost a forward pass and are proven programs: tried before free text
+        untried.sort(key=lambda k: k not in self.first)
         total = sum(s["n"] for s in self.stats.values()) or 1
         tried = sorted((k for k in self.kinds if self.stats[k]["n"]),
                        key=lambda k: -self.score(k, total))

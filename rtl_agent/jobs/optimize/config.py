@@ -15,7 +15,7 @@ UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
                "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header",
-               "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges")
+               "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges", "transforms", "chooser")
 
 
 _LOOP = LoopConfig()      # the loop's settings take the loop's defaults: written once
@@ -66,8 +66,11 @@ class OptimizeConfig:
     keep_lhs: bool = True             # a one-line edit keeps its statement's left-hand side (prefilled up to the
                                       # `=`), so the model writes only the new expression: it used to drop the
                                       # target or turn `q <= 0` into `assign q = 0` (bench/results/optimize_actions_lhs.md)
-    actions: str = "auto"             # action kinds mixed by a per-design bandit (jobs/optimize/actions.py): auto =
-                                      # spec,rewrite,diff,decl,line; a comma list for some; "" = the one --edit action
+    actions: str = "auto"             # action kinds mixed by a per-design bandit (jobs/optimize/kinds/): auto =
+                                      # transform,spec,rewrite,diff,decl,line; a comma list for some; "" = the one
+                                      # --edit action
+    transforms: str = "all"           # the transformation kinds `transform` offers (rtl_agent/transforms)
+    chooser: str = "policy"           # policy | random | exhaustive: who picks among a parent's transformations
     kinds_per_parent: int = 2         # kinds per parent and step; the parent's G samples are split among them
     bandit_c: float = 0.5             # UCB exploration weight, in reward units
     ranges: bool = True               # simulate the reference with value probes (eda/ranges.py) when the run opens:

@@ -57,8 +57,10 @@ from training.puct import Pool
 from training.rows import Attempt, Candidate, Context, Retry, Row
 from training.store import RunStore
 
-from .actions import (Bandit, decl_ban, decl_head, decl_targets, narrow_options, narrow_target, narrow_widths,
-                      parse_kinds, split)
+from rtl_agent import transforms
+
+from . import kinds as kinds_
+from .actions import Bandit, narrow_target, narrow_widths, parse_kinds, split
 from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
@@ -85,6 +87,7 @@ class OptimizeEnv(Environment):
         self.kinds = parse_kinds(cfg.actions) if cfg.actions else None     # None: the one --edit action
         self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
         self.noise = NoiseFloor()
+        self._tx_options, self._tx_skipped = {}, {}     # design text -> the library's options; kind -> why none
         self.ranges = {}
         self._slack_of = {}        # code -> its registers with headroom (asked for by every edit prompt)
 
@@ -117,7 +120,8 @@ class OptimizeEnv(Environment):
     def legacy_settings(self) -> dict:
         # runs from before adapters, don't-care rules, one-line edits and header prefill
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
-                "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False}
+                "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False, "transforms": "all",
+                "chooser": "policy"}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -145,10 +149,15 @@ class OptimizeEnv(Environment):
             emit("phase", step=None, phase="value ranges: the reference's registers under its testbench")
             self.ranges = value_ranges(self.job, self.ref_src)
             emit("ranges", step=None, ranges={n: r.to_dict() for n, r in self.ranges.items()})
-        if self.kinds and "narrow" in self.kinds and not self._narrow_lines(_join(self.ref_src)):
-            # no register the testbench leaves headroom in: the kind has nothing to offer on this design
-            self.kinds = tuple(k for k in self.kinds if k != "narrow") or ("decl",)
+        ref = _join(self.ref_src)
+        if self.kinds and not all(kinds_.get(k).available(self, ref) for k in self.kinds):
+            # e.g. no register the testbench leaves headroom in, no transformation that applies: a kind with
+            # nothing to offer on this design is left out
+            self.kinds = tuple(k for k in self.kinds if kinds_.get(k).available(self, ref)) or ("decl",)
             self.bandit = Bandit(self.kinds, self.cfg.bandit_c)
+        if self.kinds and "transform" in self.kinds:
+            emit("transforms", step=None, options=[o.to_dict() for o in self.transform_options(ref)],
+                 skipped=self._tx_skipped)
         if not is_proven(eq) and not self.cfg.accept_unproven:
             # nothing can prove a candidate equivalent where the reference is not provable against itself
             emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
@@ -251,46 +260,12 @@ class OptimizeEnv(Environment):
         return out
 
     def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
-        """One group of n samples of one action kind (actions.py) on the parent `state`."""
-        p = state.payload
-        if kind == "spec" or not p.get("code"):
-            return self._spec_group(sid, n)
-        action = "full" if kind == "rewrite" else "diff"
-        view, msgs = self._view(p, action)
-        if view.mode == "focus" and action == "full":      # a region is edited, never rewritten whole
-            action, kind = "diff", "diff"
-            view, msgs = self._view(p, action)
-        pre = self._prefill(action, parent=p["code"])
-        stop, target, one_line, ban, choices = self._stop(action, pre), None, False, (), ()
-        if pre and kind == "narrow":
-            wide = self._narrow_lines(p["code"], view.region)
-            if wide:
-                target = random.Random(seed).choice(sorted(wide))
-                line = p["code"].splitlines()[target]
-                pre += _decl_prefill(line)
-                stop, one_line, choices = "\n", True, tuple(narrow_options(line, wide[target]))
-            else:
-                kind = "decl"           # this parent has no register left to narrow
-        if pre and kind in ("decl", "line"):
-            lines, region = p["code"].splitlines(), view.region
-            cand = [i for i in decl_targets(p["code"]) if not region or region[0] <= i + 1 <= region[1]] \
-                if kind == "decl" else []
-            if not cand:
-                kind = "line"
-                cand = edits.targets(p["code"], focus.path_names(p.get("report")), region)[:8]
-            rng, slack = random.Random(seed), set(self._slack(p["code"])) if kind == "decl" else set()
-            wide = [i for i in cand if slack & set(re.findall(IDENT, lines[i]))]
-            if wide and rng.random() < 2 / 3:       # mostly a register the testbench leaves headroom in
-                cand = wide
-            if cand:
-                target = rng.choice(cand)
-                one_line = kind == "decl" or self.cfg.line_edit
-                pre += (_decl_prefill(lines[target]) if kind == "decl" else
-                        prompts.target_prefill(lines[target], self.cfg.line_edit, self.cfg.keep_lhs))
-                stop = "\n" if one_line else ">>>>>>> REPLACE"
-                ban = decl_ban(lines[target]) if kind == "decl" else ()
-            else:
-                kind = "diff"
+        """One group of n samples of one action kind (kinds/) on the parent `state`."""
+        return kinds_.get(kind).group(self, state, sid, seed, n)
+
+    def _edit_group(self, sid, n, kind, action, view, msgs, pre, stop, target=None, one_line=False, ban=(),
+                    choices=()) -> Group:
+        """The Group of an edit-style kind, with what events.jsonl and candidates.csv record of its prompt."""
         count, budget = self._fits(msgs, pre)
         return Group(msgs, n, sid, pre,
                      {"mode": view.mode, "prompt_tokens": count, "budget": budget, "action": action, "action_kind": kind,
@@ -299,6 +274,27 @@ class OptimizeEnv(Environment):
                       **({"line_edit": True} if one_line else {}), **({"ban": list(ban)} if ban else {}),
                       **({"choices": list(choices)} if choices else {})},
                      stop, ban, choices)
+
+    def transform_options(self, code: str) -> list:
+        """The library's options on a design (rtl_agent.transforms), the first kinds.transform.MENU of them;
+        computed once per design text. A kind that cannot read the design is logged and left out."""
+        if code not in self._tx_options:
+            from .kinds.transform import MENU
+            wanted = None if self.cfg.transforms in ("", "all", "auto") else \
+                tuple(k.strip() for k in self.cfg.transforms.split(","))
+            d = transforms.Design(code, self.task.top, self.ranges, self.pdk)
+            opts = transforms.options(d, wanted, log=lambda k, why: self._tx_skipped.setdefault(k, why))
+            self._tx_options[code] = opts[:MENU]
+        return self._tx_options[code]
+
+    def parent_code(self, group) -> str | None:
+        if group is None or self.pool_ is None or group.parent is None:
+            return None
+        return self.pool_[group.parent].payload.get("code")
+
+    @staticmethod
+    def same(code: str, parent: str | None) -> bool:
+        return bool(parent) and edits.same_design(code, parent)
 
     def _group(self, state, sid, seed=0) -> Group:
         t, p = self.task, state.payload
@@ -346,6 +342,13 @@ class OptimizeEnv(Environment):
         return ex.code
 
     def extract(self, text: str, group=None, attempt: Attempt | None = None) -> Candidate | Retry:
+        """The candidate in an answer, read by its action kind (kinds/)."""
+        kind = ((group.info if group is not None else None) or {}).get("action_kind")
+        if kind in kinds_.registry():
+            return kinds_.get(kind).extract(self, text, group, attempt)
+        return self.extract_answer(text, group, attempt)
+
+    def extract_answer(self, text: str, group=None, attempt: Attempt | None = None) -> Candidate | Retry:
         """The candidate: value {"code": Verilog or None, "action": full|diff, "applied", "how", "error",
         "repaired", "duplicate"}. A full answer is the module in it (None when there is nothing worth
         sending to the tools: no module, or a truncated one; other doubts are left to the EDA stages).
@@ -416,22 +419,32 @@ class OptimizeEnv(Environment):
             r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
         pid = None
         d = rep.to_dict() if rep is not None else None
+        chain = self._chain(g, cand)
         # bounded/cosim: a parent to improve on, never the best
         if status == "unproven" and d is not None and is_unproven(rep.equiv_status or ""):
             pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k,
-                                                     "ppa": rep.ppa, "unproven": True})
+                                                     "ppa": rep.ppa, "unproven": True, "chain": chain})
         if failed is None:
-            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k, "ppa": rep.ppa})
+            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k, "ppa": rep.ppa,
+                                                     "chain": chain})
             if rep.ppa < self.best["ppa"]:
                 self.best = {"source": "candidate", "step": k, "idx": idx, "code": code,
                              "ppa": rep.ppa, "ratio": ratio, "report": _slim(d), "kind": (g.info or {}).get("action_kind"),
                              "noise_floor": self.noise.floor, "above_noise": self.noise.above(ratio),
-                             "proof": rep.equiv_status}
+                             "proof": rep.equiv_status, "chain": chain}
         return Row(code, r, status, failed, metrics=_metrics(rep), group=j, parent=g.parent,
                    payload={"eda": d, "ratio": ratio, "pool_id": pid,
                             "candidate": {**{x: cand.get(x) for x in ("action", "applied", "how", "error",
-                                                                      "repaired", "duplicate")},
-                                          "kind": (g.info or {}).get("action_kind")}})
+                                                                      "repaired", "duplicate", "transform")},
+                                          "kind": (g.info or {}).get("action_kind"), "chain": chain}})
+
+    def _chain(self, g, cand) -> list:
+        """How a design was reached from the reference: its parent's chain and this step (a transformation's
+        kind and label, or the action kind that wrote it)."""
+        parent = self.pool_[g.parent].payload if g.parent is not None and self.pool_ is not None else {}
+        t = cand.get("transform")
+        step = f"{t['kind']}: {t['label']}" if t else (g.info or {}).get("action_kind") or cand.get("action")
+        return list(parent.get("chain") or []) + [step]
 
     def metrics(self, rows: list) -> dict:
         return {"best_ppa": self.best["ppa"], "best_ratio": self.ref_ppa / self.best["ppa"],
@@ -446,12 +459,6 @@ def bandit_reward(row: Row, penalties: dict) -> float:
     Its own -0.3 (mild, so the policy is not pushed into broken designs) made `decl`, whose small-model answers
     mostly repeat the old width, the bandit's favourite on wide_count (bench/results/find_rate.md)."""
     return penalties.get("extract", -1.0) if row.status == "duplicate" else row.reward
-
-
-def _decl_prefill(line: str) -> str:
-    """A one-line declaration edit's prefill after the fence: its SEARCH line, and the replacement up to the
-    width bracket or the `=` (decl and narrow)."""
-    return line + "\n=======\n" + decl_head(line)
 
 
 def _join(src: dict) -> str:

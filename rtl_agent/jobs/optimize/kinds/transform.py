@@ -1,0 +1,69 @@
+"""The policy chooses among verified transformations (rtl_agent.transforms) of the parent: the environment lists
+the options, the policy scores each by its own probability of naming it (policy.choose; the LoRA update moves
+those probabilities toward what earned reward), and the chosen program writes the design. A served model that
+cannot score answers from the listed menu in free text. `--chooser random|exhaustive` replaces the policy by a
+uniform draw or by every option once: the baselines a find is credited against."""
+from __future__ import annotations
+
+from rtl_agent import prompts
+from rtl_agent import transforms as T
+from training.rows import Candidate
+
+from . import get
+from .base import ActionKind
+
+MENU = 16          # options shown per parent (the library's order: kinds, then sites)
+
+
+class Transform(ActionKind):
+    name, order = "transform", 5
+    summary = "the policy chooses one of the library's transformations of the parent (rtl_agent/transforms)"
+
+    def available(self, env, code):
+        return bool(env.transform_options(code))
+
+    def group(self, env, state, sid, seed, n):
+        p = state.payload
+        opts = env.transform_options(p.get("code")) if p.get("code") else []
+        if not opts:                   # nothing the library can do here: a free edit instead
+            return get("diff").group(env, state, sid, seed, n)
+        view, _ = env._view(p, "diff")
+        labels = tuple(o.label for o in opts)
+        msgs = prompts.transform_prompt(env.task.spec, view, p.get("report"), env.task.top, labels)
+        pre = prompts.TRANSFORM_PREFILL if env._prefill("diff") or env.cfg.chooser != "policy" else ""
+        chooser = env.cfg.chooser
+        if chooser == "exhaustive":
+            n = len(opts)
+        g = env._edit_group(sid, n, "transform", "transform", view, msgs, pre, "\n", choices=labels)
+        g.info["options"] = [o.to_dict() for o in opts]
+        g.info["chooser"] = g.chooser = chooser
+        return g
+
+    def extract(self, env, text, group, attempt):
+        info = group.info or {}
+        opts = [T.Option.from_dict(d) for d in info.get("options") or ()]
+        answer = text[len(group.prefill):] if group.prefill and text.startswith(group.prefill) else text
+        opt = pick(answer, opts)
+        out = {"code": None, "action": "transform", "applied": False, "how": [], "error": "", "repaired": 0,
+               "duplicate": False, "transform": opt.to_dict() if opt else None}
+        parent = env.parent_code(group)
+        if opt is None:
+            out["error"] = "the answer names none of the listed transformations"
+            return Candidate(out)
+        try:
+            out["code"] = T.apply(T.Design(parent, env.task.top, env.ranges, env.pdk), opt)
+            out["applied"], out["how"] = True, [opt.kind]
+        except (T.TransformError, T.ParseError, ValueError) as e:
+            out["error"] = f"{opt.kind}: {e}"[:300]
+        if out["code"] is not None and env.same(out["code"], parent):
+            out["duplicate"] = True
+        return Candidate(out)
+
+
+def pick(answer: str, opts: list):
+    """The option an answer names: the longest label it contains, else a leading 1-based number."""
+    hits = [o for o in opts if o.label in answer]
+    if hits:
+        return max(hits, key=lambda o: len(o.label))
+    head = answer.strip().split(".")[0].split(")")[0].strip()
+    return opts[int(head) - 1] if head.isdigit() and 0 < int(head) <= len(opts) else None
