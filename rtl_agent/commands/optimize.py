@@ -185,6 +185,8 @@ def find_line(summary: dict, best_v: str) -> str:
     where = "above" if summary.get("above_noise") else "NOT above"
     return (f"find: {best_v}, PPA ratio {summary['best_ratio']:.3f}x against the reference "
             f"({(summary['best_ratio'] - 1) * 100:.1f}% better area*delay*power), equivalence {summary.get('best_proof')}, "
-            f"from a {summary.get('best_kind') or '?'} action; {where} this design's noise floor of {floor:.3f}x"
+            f"from a {summary.get('best_kind') or '?'} action"
+            + (f" ({' > '.join(summary['best_chain'])})" if summary.get("best_chain") else "")
+            + f"; {where} this design's noise floor of {floor:.3f}x"
             + ("" if summary.get("above_noise") else " (so it may be synthesis noise, not a better design)")
             + describe(summary.get("cross_pdk")))

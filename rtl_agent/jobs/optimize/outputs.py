@@ -27,7 +27,7 @@ def write_outputs(out: Path, store: RunStore):
     w = csv.writer(buf)
     w.writerow(["step", "idx", "grp", "parent", "pool_id", "status", "failed_stage", "reward", "ppa_ratio",
                 "area_um2", "delay_ns", "power_w", "ppa", "tokens", "finish", "action", "applied", "mode",
-                "prompt_tokens", "prefill", "kind"])
+                "prompt_tokens", "prefill", "kind", "chain"])
     for c in cands:
         rp, m, sm = c["payload"], c["metrics"], c["sample"]
         cd = rp.get("candidate") or {}
@@ -36,6 +36,6 @@ def write_outputs(out: Path, store: RunStore):
                     sm.get("tokens"), sm.get("finish"), cd.get("action"),
                     "" if cd.get("applied") is None else int(cd["applied"]),
                     sm.get("mode"), sm.get("prompt_tokens"), int(bool(sm.get("prefill"))),
-                    cd.get("kind") or sm.get("action_kind") or ""])
+                    cd.get("kind") or sm.get("action_kind") or "", " > ".join(cd.get("chain") or [])])
     atomic_write(out / "candidates.csv", buf.getvalue())
     atomic_write(out / "report.html", render_html(steps, cands, store.decisions(), best, store.meta("config")))

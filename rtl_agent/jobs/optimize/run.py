@@ -50,7 +50,7 @@ def summary(loop: Loop, env: OptimizeEnv) -> dict:
     return {"cross_pdk": cross, "dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
             "best_ppa": best["ppa"], "ref_ppa": env.ref_ppa, "best_source": best["source"],
             "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode(),
-            "best_kind": best.get("kind"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,
+            "best_kind": best.get("kind"), "best_chain": best.get("chain"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,
             "above_noise": env.noise.above(env.ref_ppa / best["ppa"]) if best["source"] != "reference" else False,
             "kinds": env.bandit.to_dict()}
 
