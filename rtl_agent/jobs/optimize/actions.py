@@ -1,25 +1,17 @@
-"""Action kinds of the optimize sampler and the per-design bandit that mixes them.
+"""Helpers of the optimize action kinds (jobs/optimize/kinds/, one class per kind) and the per-design bandit
+that mixes them.
 
 Gains live in structure (arithmetic built from instances, registers wider than their values, duplicated
-logic, decode chains, encodings), which one-line expression edits cannot reach: ABC normalises a
-rewritten expression back to the same netlist (bench/results/one_line_headroom.md). So a step mixes:
-
-    spec      a fresh design from the specification alone (the task's header prefilled)
-    rewrite   the whole parent rewritten (its own header prefilled; the model writes the body)
-    diff      free SEARCH/REPLACE blocks against the parent, several lines and blocks allowed
-    decl      one declaration of the parent edited (a width, a state code, a parameter): its line is the
-              prefilled SEARCH part, its replacement is prefilled up to the width bracket or the `=`
-    narrow    a register the reference's testbench leaves headroom in (eda/ranges.py) gets a narrower width,
-              chosen by the policy among a few that hold every value seen (the tight width, one spare bit,
-              the next power of two): the model ranks the widths, the probe proposes them, and the flow
-              still has to prove the narrower design equivalent. Only offered where such a register exists.
-    line      one assignment's expression edited (the old action)
+logic, decode chains, encodings), which one-line expression edits cannot reach: ABC normalises a rewritten
+expression back to the same netlist (bench/results/one_line_headroom.md). So a step mixes kinds: `transform`
+(the policy chooses one of the library's verified transformations), `spec`, `rewrite`, `diff`, `decl`, `line`
+(free text), and `narrow` by name.
 
 Each parent's G samples are split among `kinds_per_parent` kinds chosen by a UCB bandit over the rewards
 each kind has earned on this design (verified designs earn log(PPA_ref/PPA), failures their penalty); a
-kind not tried yet goes first, in an order set by the step's seed. The bandit is part of the run's state,
-so a resumed run chooses as the uninterrupted one would. Every candidate, pool entry and find records its
-kind (candidates.csv `kind`, best.json `kind`).
+kind not tried yet goes first (`transform` before the others, then in an order set by the step's seed). The
+bandit is part of the run's state, so a resumed run chooses as the uninterrupted one would. Every candidate,
+pool entry and find records its kind and chain (candidates.csv, best.json).
 """
 from __future__ import annotations
 

@@ -1,0 +1,127 @@
+"""The transformation library as the optimizer's engine: optimize runs per design and chooser, at equal
+evaluation budgets, with the best proven ratio after N evaluations, the first find and its chain.
+
+    python -m bench.transform_search --designs headroom --modes auto,frozen,random,exhaustive
+    python -m bench.transform_search --designs rtllm --modes ttt --actions transform --out-name transform_rtllm
+
+Modes: auto (the README's defaults: every action kind, the policy chooses, test-time training), ttt (the policy
+chooses, training on), frozen (the same, --no-train), random (uniform over the same options), exhaustive (every
+option of each selected parent once). Each run is `rtl-agent optimize` in its own folder under
+runs/bench/transform_search/ (re-running resumes or reuses it); the report reads best.json and candidates.csv.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.common import header, write_with_reading
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADROOM = ("dec_shift32", "fsm_onehot", "idle_pipe", "mac_dup", "mult8", "popcount16", "ripple_sum4",
+            "shared_alu", "wide_count")
+MODES = {"auto": [], "ttt": [], "frozen": ["--no-train"], "random": ["--chooser", "random"],
+         "exhaustive": ["--chooser", "exhaustive"]}
+
+
+def designs(which: str) -> list:
+    if which == "headroom":
+        return list(HEADROOM)
+    if which == "rtllm":
+        from designs import load_suite
+        return [t.name for t in load_suite("rtllm")]
+    return [d for d in which.split(",") if d]
+
+
+def run_one(design, mode, args, base: Path) -> dict:
+    out = base / f"{design}-{mode}-s{args.seed}"
+    cmd = [sys.executable, "-m", "rtl_agent.cli", "optimize", design, "--out", str(out), "--seed", str(args.seed),
+           "--steps", str(args.steps), "--quiet", "--no-cross-pdk", *MODES[mode]]
+    if mode != "auto":
+        cmd += ["--actions", args.actions]
+    if (out / "run.sqlite").exists():
+        cmd.append("--resume")
+    t0 = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    row = {"design": design, "mode": mode, "seed": args.seed, "seconds": round(time.time() - t0, 1),
+           "rc": r.returncode, "error": "" if r.returncode == 0 else (r.stderr or r.stdout).strip()[-300:]}
+    return {**row, **read_run(out, args.budget)}
+
+
+def read_run(out: Path, budget: int) -> dict:
+    """Best proven ratio overall and after `budget` evaluated candidates, the first find (above the run's noise
+    floor), and the best design's chain, from the run folder."""
+    best_p = out / "best.json"
+    if not best_p.exists():
+        return {}
+    best = json.loads(best_p.read_text())
+    floor = best.get("noise_floor") or 1.0
+    rows = list(csv.DictReader((out / "candidates.csv").open()))
+    cands = [r for r in rows if r["step"] != "0"]
+    ratios = [float(r["ppa_ratio"]) if r["status"] == "pass" and r["ppa_ratio"] else 0.0 for r in cands]
+    first = next((i + 1 for i, x in enumerate(ratios) if round(x, 4) > round(floor, 4)), None)
+    at_budget = max([1.0] + ratios[:budget])
+    return {"evaluations": len(cands), "best_ratio": round(max([1.0] + ratios), 4),
+            f"best_at_{budget}": round(at_budget, 4), "noise_floor": round(floor, 4),
+            "above_noise": bool(best.get("above_noise")), "first_find_eval": first,
+            "valid": sum(1 for r in cands if r["status"] == "pass"),
+            "chain": " > ".join(best.get("chain") or []) if best.get("source") != "reference" else ""}
+
+
+def write(rows: list, name: str, budget: int, modes: list, wall: float):
+    res = ROOT / "bench" / "results"
+    keys = ["design", "mode", "seed", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
+            "above_noise", "first_find_eval", "seconds", "chain", "error"]
+    with (res / f"{name}.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, keys, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    (res / f"{name}.json").write_text(json.dumps(rows, indent=1))
+    lines = [header("Transformation library: optimize runs per design and chooser",
+                    {"load": " ".join(open("/proc/loadavg").read().split()[:3]) + " (at report; shared machine)",
+                     "wall time of this invocation": f"{wall / 60:.1f} min"}), "",
+             f"Finds count only when proven and above the run's noise floor. `best_at_{budget}`: the best proven "
+             f"ratio among the first {budget} evaluated candidates (the default budget: 5 steps x 4).", ""]
+    for m in modes:
+        got = [r for r in rows if r["mode"] == m and "best_ratio" in r]
+        finds = [r for r in got if r["above_noise"]]
+        gm = 1.0
+        for r in got:
+            gm *= (r["best_ratio"] if r["above_noise"] else 1.0) ** (1 / max(1, len(got)))
+        lines.append(f"- {m}: finds above noise on {len(finds)}/{len(got)} designs; geomean ratio (1.0 where none) "
+                     f"{gm:.3f}")
+    lines += ["", "| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
+    write_with_reading(res / f"{name}.md", "\n".join(lines) + "\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--designs", default="headroom", help="headroom | rtllm | a comma list")
+    ap.add_argument("--modes", default="auto,frozen,random,exhaustive")
+    ap.add_argument("--actions", default="transform", help="action kinds of the non-auto modes")
+    ap.add_argument("--steps", type=int, default=5)
+    ap.add_argument("--budget", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out-name", default="transform_search")
+    args = ap.parse_args(argv)
+    modes = args.modes.split(",")
+    base = ROOT / "runs" / "bench" / "transform_search"
+    base.mkdir(parents=True, exist_ok=True)
+    rows, t0 = [], time.time()
+    for d in designs(args.designs):
+        for m in modes:
+            row = run_one(d, m, args, base)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            write(rows, args.out_name, args.budget, modes, time.time() - t0)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    main()
