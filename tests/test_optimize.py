@@ -124,7 +124,7 @@ def test_loop_outputs_and_best_never_worse(full_run):
     assert "best PPA ratio" in log and ("no find: nothing the model wrote beat the reference" in log or "find: " in log)
     assert "noise floor" in log and "kinds tried" in log.replace("\n", " ") or "from a " in log.replace("\n", " ")
     kinds = {r["kind"] for r in rows[1:]}
-    assert kinds <= {"spec", "rewrite", "diff", "decl", "line"} and len(kinds) >= 2    # 2 kinds per step
+    assert kinds <= {"transform", "spec", "rewrite", "diff", "decl", "line"} and len(kinds) >= 2    # 2 kinds per step
 
 
 @pytest.mark.slow

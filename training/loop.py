@@ -148,6 +148,39 @@ def sample_seed(seed: int, step: int, j: int, i: int, tag: str = "") -> int:
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
 
 
+def group_accounting(groups, rl_groups) -> tuple[list, dict]:
+    """(indices of the groups the update can learn from, {why not: count} for the others)."""
+    live, why = [], {}
+    for j, (g, (_, toks, rewards)) in enumerate(zip(groups, rl_groups)):
+        reason = ("not the policy's choice" if not any(toks) else
+                  "no reward variance" if not has_variance(rewards) else None)
+        if reason:
+            why[reason] = why.get(reason, 0) + 1
+        else:
+            live.append(j)
+    return live, why
+
+
+def choice_drift(groups, comps, rows, before: dict, after: dict) -> list:
+    """Per trained choice group: how far the update moved the policy's probabilities over its options (total
+    variation) and the probability of the options that earned more than the group's mean reward, before and
+    after the step."""
+    out = []
+    for j, p0 in before.items():
+        p1, opts = after.get(j, p0), list(groups[j].choices)
+        pre = groups[j].prefill or ""
+        got = {}
+        for c, r in zip(comps[j], rows[j]):
+            o = c.text[len(pre):] if c.text.startswith(pre) else c.text
+            got.setdefault(o, []).append(r.reward)
+        mean = sum(r.reward for r in rows[j]) / max(1, len(rows[j]))
+        good = [i for i, o in enumerate(opts) if o in got and sum(got[o]) / len(got[o]) > mean + 1e-12]
+        out.append({"group": j, "options": len(opts), "tv": round(0.5 * sum(abs(a - b) for a, b in zip(p0, p1)), 5),
+                    "p_rewarded_before": round(sum(p0[i] for i in good), 5),
+                    "p_rewarded_after": round(sum(p1[i] for i in good), 5)})
+    return out
+
+
 @dataclass
 class Pick:
     """A choice made without the policy (random or exhaustive chooser): no tokens, nothing to train on."""
@@ -326,10 +359,14 @@ class Loop:
         # Flat groups (every reward equal) carry no signal: they are left out of the update, and a step
         # with none left trains nothing and leaves the KL controller where it is.
         # (groups of picks made without the policy hold no tokens: nothing to train on)
-        live = [g for g in rl_groups if has_variance(g[2]) and any(g[1])]
+        live_idx, why = group_accounting(groups, rl_groups)
+        live = [rl_groups[j] for j in live_idx]
         flat = len(rl_groups) - len(live)
         if flat:
-            self.event("phase", step=k, phase=f"skipped {flat}/{len(rl_groups)} group(s): no reward variance")
+            self.event("phase", step=k, phase=f"skipped {flat}/{len(rl_groups)} group(s): " +
+                       ", ".join(f"{n} {w}" for w, n in why.items()))
+        chooser = self._chooser() if self.trainer is not None else None
+        before = self._choice_probs(groups, live_idx, chooser)
         eps, t2 = self.ctl.eps, time.time()
         train_stats, adapter, gstats = None, None, []
         if not live:
@@ -353,12 +390,21 @@ class Loop:
         self.event("decision", step=k, **{x: decision[x] for x in ("eps_old", "eps_new", "cause")})
         allrows = [r for rs in rows for r in rs]
         m = self._metrics(allrows, eps, gstats, train_stats)
-        m["flat_groups"] = flat
+        m["flat_groups"], m["trained_groups"], m["groups"], m["skipped"] = flat, len(live), len(groups), why
+        m["choice_drift"] = choice_drift(groups, comps, rows, before,
+                                         self._choice_probs(groups, list(before), chooser) if train_stats else before)
         m["seconds"] = {"sample": round(t_sample, 2), "eval": round(t_eval, 2), "train": round(t_train, 2),
                         "total": round(time.time() - t0, 2)}
         self._commit(k, allrows, m, train_stats, decision, adapter)
         self._prune_optimizers(k)
         self.event("step", step=k, **m)
+
+    def _choice_probs(self, groups, idx, chooser) -> dict:
+        """{group: the policy's probability of each of its choices} for the policy-chosen choice groups in idx."""
+        if chooser is None or not hasattr(chooser, "choice_probs"):
+            return {}
+        return {j: chooser.choice_probs(groups[j].prompt, list(groups[j].choices), groups[j].prefill, groups[j].stop)
+                for j in idx if groups[j].choices and groups[j].chooser == "policy"}
 
     def _chooser(self):
         """The policy that scores a group's choices: the trainer (its weights are the ones being updated),

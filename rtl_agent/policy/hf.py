@@ -227,6 +227,18 @@ class HFPolicy(TrainablePolicy):
         """n answers among `options` (continuations of `prefill`), drawn from the model's own sequence
         probabilities of them, sharpened or flattened by `temperature`; token_ids are the option's tokens
         (and the stop string's, as a sampled answer would hold them), so the RL update scores them as usual."""
+        base, comps, lps = self._option_logprobs(prompt, options, prefill, stop)
+        weights = _softmax([float(lp.sum()) / max(float(temperature or 0), 1e-3) for lp in lps])
+        picks = random.Random(seed).choices(range(len(options)), weights=weights, k=n)
+        return [Completion((prefill or "") + options[i], list(comps[i]), lps[i].tolist(), list(base), "stop")
+                for i in picks]
+
+    def choice_probs(self, prompt, options, prefill=None, stop=None) -> list:
+        """The model's probability of each option (temperature 1, normalised over the options): what the RL
+        update moves, measured before and after a step."""
+        return _softmax([float(lp.sum()) for lp in self._option_logprobs(prompt, options, prefill, stop)[2]])
+
+    def _option_logprobs(self, prompt, options, prefill, stop):
         if not options:
             raise PolicyError("choose: no options")
         base, tail = self.encode(prompt, prefill), stop or ""
@@ -238,12 +250,7 @@ class HFPolicy(TrainablePolicy):
         self.model.eval()
         with self.torch.no_grad():
             lps = self.logprobs([base] * len(options), comps)
-        scores = [float(lp.sum()) / max(float(temperature or 0), 1e-3) for lp in lps]
-        top = max(scores)
-        weights = [math.exp(s - top) for s in scores]
-        picks = random.Random(seed).choices(range(len(options)), weights=weights, k=n)
-        return [Completion((prefill or "") + options[i], list(comps[i]), lps[i].tolist(), list(base), "stop")
-                for i in picks]
+        return base, comps, lps
 
     def logprobs(self, prompt_ids, completion_ids, adapter=True):
         """Per-token log p(completion | prompt). One pair of id lists -> a tensor; lists of them -> a list."""
@@ -301,3 +308,10 @@ class HFPolicy(TrainablePolicy):
             raise PolicyError(f"adapter in {path} does not fit this model/LoRA config: {bad[:3]}")
         self.version += 1
         return path
+
+
+def _softmax(scores) -> list:
+    top = max(scores)
+    w = [math.exp(x - top) for x in scores]
+    z = sum(w)
+    return [x / z for x in w]

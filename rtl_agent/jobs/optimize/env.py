@@ -121,7 +121,7 @@ class OptimizeEnv(Environment):
         # runs from before adapters, don't-care rules, one-line edits and header prefill
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
                 "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False, "transforms": "all",
-                "chooser": "policy"}
+                "chooser": "policy", "refind_cap": None}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -396,6 +396,7 @@ class OptimizeEnv(Environment):
         ctx.emit("phase", step=k, phase=f"evaluating {len(uniq)} distinct designs")
         with ThreadPoolExecutor(max_workers=max(1, self.cfg.workers)) as ex:
             reports = dict(zip(uniq, ex.map(self._eval, uniq)))
+        self._known = set(self.pool_.by_key)        # designs found before this step
         out, idx = [], 0
         for j, (g, cs) in enumerate(zip(groups, codes)):
             rows = []
@@ -417,6 +418,11 @@ class OptimizeEnv(Environment):
             r, status, failed = self.cfg.penalties.get("duplicate", -0.3), "duplicate", "duplicate"
         elif cand.get("applied") is False:
             r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
+        known = failed is None and code is not None and normalise(code) in getattr(self, "_known", ())
+        if known and self.cfg.refind_cap is not None:
+            # a design already in the pool is a known state: re-finding it is not paid again (the pool counts
+            # the visit), so a group's reward goes to what is new; a re-found worse design keeps its penalty
+            r = min(r, self.cfg.refind_cap)
         pid = None
         d = rep.to_dict() if rep is not None else None
         chain = self._chain(g, cand)
@@ -433,7 +439,7 @@ class OptimizeEnv(Environment):
                              "noise_floor": self.noise.floor, "above_noise": self.noise.above(ratio),
                              "proof": rep.equiv_status, "chain": chain}
         return Row(code, r, status, failed, metrics=_metrics(rep), group=j, parent=g.parent,
-                   payload={"eda": d, "ratio": ratio, "pool_id": pid,
+                   payload={"eda": d, "ratio": ratio, "pool_id": pid, "known": known,
                             "candidate": {**{x: cand.get(x) for x in ("action", "applied", "how", "error",
                                                                       "repaired", "duplicate", "transform")},
                                           "kind": (g.info or {}).get("action_kind"), "chain": chain}})

@@ -74,6 +74,19 @@ def _f(x, spec=".4g"):
     return "-" if x is None else (format(x, spec) if isinstance(x, (int, float)) else html.escape(str(x)))
 
 
+def _trained(m: dict) -> str:
+    if m.get("groups") is None:
+        return ""
+    why = ", ".join(f"{n} {w}" for w, n in (m.get("skipped") or {}).items())
+    return f"{m.get('trained_groups')}/{m['groups']}" + (f" ({why})" if why else "")
+
+
+def _drift(d) -> str:
+    """One line per trained choice group; 'unmoved' where the update left its probabilities as they were."""
+    return "; ".join(("unmoved" if g["tv"] < 1e-4 else f"TV {g['tv']:.3f}") +
+                     f", {g['p_rewarded_before']:.2f} -> {g['p_rewarded_after']:.2f}" for g in d or ())
+
+
 def render_html(steps, cands, decisions, best, config) -> str:
     imgs = plots(steps, cands)
     rows = []
@@ -83,7 +96,7 @@ def render_html(steps, cands, decisions, best, config) -> str:
         rows.append("<tr>" + "".join(f"<td>{_f(v)}</td>" for v in (
             s["step"], m.get("n"), m.get("valid_rate"), m.get("distinct"), m.get("reward_mean"), m.get("reward_max"),
             m.get("best_ratio"), m.get("eps"), m.get("beta"), m.get("ref_kl"), m.get("ess_frac"), m.get("pool_size"),
-            sec)) + "</tr>")
+            sec, _trained(m), _drift(m.get("choice_drift")))) + "</tr>")
     dec = "".join(f"<tr><td>{d.get('step')}</td><td>{_f(d.get('eps_old'))}</td><td>{_f(d.get('eps_new'))}</td>"
                   f"<td>{html.escape(str(d.get('cause')))}</td></tr>" for d in decisions)
     fails = {}
@@ -93,7 +106,8 @@ def render_html(steps, cands, decisions, best, config) -> str:
             fails[k] = fails.get(k, 0) + 1
     fail_rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in sorted(fails.items()))
     head = ("step", "candidates", "valid rate", "distinct", "reward mean", "reward max", "best PPA ratio", "eps",
-            "beta", "ref-KL", "ESS/G", "pool", "seconds")
+            "beta", "ref-KL", "ESS/G", "pool", "seconds", "groups trained (why not)",
+            "choice drift: TV; P(rewarded options) before -> after")
     task = html.escape(str((config or {}).get("task", "")))
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>rtl-agent optimize: {task}</title>
 <style>body{{font-family:sans-serif;max-width:1100px;margin:auto}} table{{border-collapse:collapse}}
