@@ -48,6 +48,10 @@ def options(d: Design, kinds_=None, log=None) -> list[Option]:
             if log:
                 log(name, str(e)[:200])
             continue
+        except Exception as e:     # noqa: BLE001 - a kind's own bug costs its options on this design, not the run
+            if log:
+                log(name, f"internal error: {type(e).__name__}: {e}"[:200])
+            continue
         for o in got:
             if o.label in seen:
                 o.label = f"{o.label} ({o.site})"

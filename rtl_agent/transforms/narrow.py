@@ -35,7 +35,7 @@ def _decls(d: Design) -> list:
         m = _RANGE.search(text)
         if not m or "=" in text or re.search(r"\bsigned\b", text):
             continue
-        decls = list(n.declarators)
+        decls = [x for x in n.declarators if hasattr(x, "dimensions")]      # separators are tokens
         if any(len(list(x.dimensions)) for x in decls):
             continue
         a, _ = p.span(n)

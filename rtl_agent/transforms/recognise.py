@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import tempfile
-from itertools import permutations
+from itertools import combinations, permutations
 from pathlib import Path
 
 from . import register
@@ -39,13 +39,15 @@ def _forms(ins: list, out_w: int) -> dict:
         if bits:
             forms[" + ".join(wide + bits)] = " + ".join(wide + bits)
     for a, b in permutations(wide if len(wide) <= 6 else (), 2):
-        forms.update({f"{a} + {b}": f"{a} + {b}", f"{a} - {b}": f"{a} - {b}", f"{a} * {b}": f"{a} * {b}",
-                      f"{a} << {b}": f"{a} << {b}", f"{a} >> {b}": f"{a} >> {b}",
-                      f"{a} < {b}": f"{a} < {b}", f"{a} <= {b}": f"{a} <= {b}", f"{a} == {b}": f"{a} == {b}",
+        forms.update({f"{a} - {b}": f"{a} - {b}", f"{a} << {b}": f"{a} << {b}", f"{a} >> {b}": f"{a} >> {b}",
+                      f"{a} < {b}": f"{a} < {b}", f"{a} <= {b}": f"{a} <= {b}"})
+        for c in bits:
+            forms[f"{a} - {b} - {c}"] = f"{a} - {b} - {c}"
+    for a, b in combinations(wide if len(wide) <= 6 else (), 2):      # commutative: one order
+        forms.update({f"{a} + {b}": f"{a} + {b}", f"{a} * {b}": f"{a} * {b}", f"{a} == {b}": f"{a} == {b}",
                       f"min({a}, {b})": f"({a} < {b}) ? {a} : {b}", f"max({a}, {b})": f"({a} > {b}) ? {a} : {b}"})
         for c in bits:
             forms[f"{a} + {b} + {c}"] = f"{a} + {b} + {c}"
-            forms[f"{a} - {b} - {c}"] = f"{a} - {b} - {c}"
     for x, w in ins:
         if 1 < w <= _MAX_IN_BITS:
             forms[f"popcount({x})"] = " + ".join(f"{x}[{i}]" for i in range(w))
@@ -96,14 +98,19 @@ def _screen(code: str, top: str, ins: list, outs: list, forms: dict, lhs: str) -
     return [k for i, k in enumerate(labels) if i < len(bad) and bad[i] == "0"]
 
 
+def _declares_port(p, member) -> bool:
+    ports = {port.name for port in p.body.portList}
+    names = [x.name.valueText for x in member.declarators if hasattr(x, "name")]
+    return bool(names) and all(n in ports for n in names)
+
+
 class Recognise(Transform):
     name = "recognise"
     summary = "a combinational module that equals a canonical operator becomes that operator"
 
     def options(self, d: Design) -> list[Option]:
         p = d.parsed()
-        if "posedge" in d.code or "negedge" in d.code or p.module.header.ports is None \
-                or p.module.header.ports.kind.name != "AnsiPortList":
+        if "posedge" in d.code or "negedge" in d.code or p.module.header.ports is None:
             return []
         ins, outs = _ports(p)
         if not ins or not outs or any(w > _MAX_IN_BITS for _, w in ins):
@@ -122,9 +129,13 @@ class Recognise(Transform):
         if not lhs or not expr:
             raise TransformError("recognise: option without a form")
         head = p.text(p.module.header)
+        # a non-ANSI header lists names only: its port declarations (and their reg/wire lines) stay
+        decls = [p.text(m) for m in p.module.members
+                 if m.kind.name == "PortDeclaration" or m.kind.name in ("DataDeclaration", "NetDeclaration")
+                 and _declares_port(p, m)]
         regs = [s.name for s in p.body if s.kind.name == "Variable" and s.name in lhs]
         body = f"    always @* {lhs} = {expr};" if regs else f"    assign {lhs} = {expr};"
-        return f"{head}\n{body}\nendmodule\n"
+        return "\n".join([head, *(f"    {x.strip()}" for x in decls), body, "endmodule", ""])
 
 
 register(Recognise())

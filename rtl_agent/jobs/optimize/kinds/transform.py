@@ -53,8 +53,8 @@ class Transform(ActionKind):
         try:
             out["code"] = T.apply(T.Design(parent, env.task.top, env.ranges, env.pdk), opt)
             out["applied"], out["how"] = True, [opt.kind]
-        except (T.TransformError, T.ParseError, ValueError) as e:
-            out["error"] = f"{opt.kind}: {e}"[:300]
+        except Exception as e:     # noqa: BLE001 - a transformation is untrusted code: its failure is an apply failure
+            out["error"] = f"{opt.kind}: {type(e).__name__}: {e}"[:300]
         if out["code"] is not None and env.same(out["code"], parent):
             out["duplicate"] = True
         return Candidate(out)
