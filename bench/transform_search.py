@@ -46,6 +46,8 @@ def run_one(design, mode, args, base: Path) -> dict:
         cmd += ["--actions", args.actions]
     if (out / "run.sqlite").exists():
         cmd.append("--resume")
+    if args.lock:              # one heavy job at a time on a shared machine, taken per run so others interleave
+        cmd = ["flock", args.lock, *cmd]
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     row = {"design": design, "mode": mode, "seed": args.seed, "seconds": round(time.time() - t0, 1),
@@ -109,6 +111,7 @@ def main(argv=None):
     ap.add_argument("--budget", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-name", default="transform_search")
+    ap.add_argument("--lock", default="", help="a lock file each run holds (flock), e.g. /tmp/rtl-heavy.lock")
     args = ap.parse_args(argv)
     modes = args.modes.split(",")
     base = ROOT / "runs" / "bench" / "transform_search"

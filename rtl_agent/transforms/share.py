@@ -34,11 +34,13 @@ def _self_width(e) -> int:
 
 
 def _blocking_targets(p) -> set:
+    """Names a blocking assignment writes anywhere (statements, for-loop steps) and loop variables."""
     names = set()
     for n in walk(p.module):
-        if n.kind.name == "AssignmentExpression" and n.parent is not None \
-                and n.parent.kind.name == "ExpressionStatement":
+        if n.kind.name == "AssignmentExpression":
             names |= set(re.findall(r"[A-Za-z_]\w*", p.text(n.left)))
+        elif n.kind.name in ("ForVariableDeclaration", "GenvarDeclaration"):
+            names |= set(re.findall(r"[A-Za-z_]\w*", p.text(n)))
     return names
 
 
@@ -46,6 +48,7 @@ def _groups(d: Design) -> dict:
     """{normalised expression: [(start, end, context width, full width)]} for operators written twice or more."""
     p = d.parsed()
     blocked = _blocking_targets(p)
+    signals = set(p.symbols(("Net", "Variable")))
     found = {}
     for b in p.ast_nodes(lambda e: isinstance(e, ast.Expression) and e.kind == ast.ExpressionKind.BinaryOp):
         op = b.op.name
@@ -53,8 +56,8 @@ def _groups(d: Design) -> dict:
             continue
         text = re.sub(r"\s+", "", p.text(b))
         names = set(re.findall(r"[A-Za-z_]\w*", text))
-        if names & blocked or "(" in text and "?" in text:
-            continue
+        if names & blocked or not names & signals or "(" in text and "?" in text:
+            continue       # a constant (parameters only) is no hardware to share
         full = _FULL[op](_self_width(b.left), _self_width(b.right)) if op in _FULL else \
             (1 if op in _COMPARE else int(b.type.bitWidth))
         a, z = p.span(b.syntax)
