@@ -84,6 +84,10 @@ def register(sub):
     p.add_argument("--transforms", default=D["transforms"], metavar="KINDS",
                    help="transformation kinds the transform action offers: all, or a comma list of "
                    "rtl_agent/transforms kinds (narrow, cond_arith, share, recognise, ...); default %(default)s")
+    p.add_argument("--choice-group", type=int, default=D["choice_group"],
+                   help="answers per parent of a choice-style kind (transform, narrow): the policy scores the listed "
+                   "options in one forward pass, so a large group costs little sampling (each distinct design is "
+                   "still one flow run); 0 gives them their share of --group; default %(default)s")
     p.add_argument("--chooser", default=D["chooser"], choices=("policy", "random", "exhaustive"),
                    help="who picks among a parent's transformations: the policy (its own probabilities, trained "
                    "by the run), random (uniform over the same options) or exhaustive (every option of the "
@@ -141,7 +145,7 @@ def config_from_args(args) -> OptimizeConfig:
                           actions="" if args.actions == "legacy" else args.actions,
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
-                          chooser=args.chooser)
+                          chooser=args.chooser, choice_group=args.choice_group)
 
 
 def run(args) -> int:

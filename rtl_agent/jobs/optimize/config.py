@@ -15,7 +15,7 @@ UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
                "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header",
-               "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges", "transforms", "chooser", "refind_cap")
+               "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges", "transforms", "chooser", "refind_cap", "choice_group")
 
 
 _LOOP = LoopConfig()      # the loop's settings take the loop's defaults: written once
@@ -71,6 +71,8 @@ class OptimizeConfig:
                                       # --edit action
     transforms: str = "all"           # the transformation kinds `transform` offers (rtl_agent/transforms)
     chooser: str = "policy"           # policy | random | exhaustive: who picks among a parent's transformations
+    choice_group: int = 8             # answers per parent of a choice-style kind (transform, narrow): scored, not
+                                      # sampled, so cheap; 0: their share of --group like the free-text kinds
     refind_cap: float | None = 0.0    # a verified design already in the pool earns at most this (None: its full
                                       # reward again): re-finding a known design is not a new find
     kinds_per_parent: int = 2         # kinds per parent and step; the parent's G samples are split among them

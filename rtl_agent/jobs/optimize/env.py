@@ -121,7 +121,7 @@ class OptimizeEnv(Environment):
         # runs from before adapters, don't-care rules, one-line edits and header prefill
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
                 "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False, "transforms": "all",
-                "chooser": "policy", "refind_cap": None}
+                "chooser": "policy", "refind_cap": None, "choice_group": 0}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -200,7 +200,7 @@ class OptimizeEnv(Environment):
                 gs = [self._group(self.pool_[sid], sid, seed)]
             else:
                 kinds = self.bandit.choose(self.cfg.kinds_per_parent, random.Random(seed))
-                gs = [self._kind_group(self.pool_[sid], sid, seed + i, kind, n)
+                gs = [self._kind_group(self.pool_[sid], sid, seed + i, kind, self._group_size(kind, n))
                       for i, (kind, n) in enumerate(zip(kinds, split(self.cfg.group, len(kinds))))]
             for g in gs:
                 ctx.emit("prompt", step=step, group=len(out), parent=sid, **g.info)
@@ -262,6 +262,11 @@ class OptimizeEnv(Environment):
     def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
         """One group of n samples of one action kind (kinds/) on the parent `state`."""
         return kinds_.get(kind).group(self, state, sid, seed, n)
+
+    def _group_size(self, kind: str, share: int) -> int:
+        """A choice-style kind's answers cost one forward pass over its options, so it draws choice_group of
+        them (a group that holds different options has reward variance to learn from); others their share."""
+        return self.cfg.choice_group if self.cfg.choice_group and kinds_.get(kind).choice else share
 
     def _edit_group(self, sid, n, kind, action, view, msgs, pre, stop, target=None, one_line=False, ban=(),
                     choices=()) -> Group:

@@ -8,6 +8,8 @@ class ActionKind:
     name = ""
     order = 100            # menu order (KINDS, --help)
     auto = True            # part of `--actions auto`
+    choice = False         # answers are scored among listed options (one forward pass), not sampled: such a
+                           # kind gets `choice_group` answers per parent, free-text kinds their share of G
     summary = ""
 
     def available(self, env, code: str) -> bool:

@@ -9,6 +9,7 @@ class Narrow(ActionKind):
     """Kept for `--actions narrow` and earlier runs; `transform` offers the same widths (transforms/narrow.py)
     among the library's other kinds, so `auto` leaves this one out."""
     name, order, auto = "narrow", 50, False
+    choice = True
     summary = ("a register the reference's testbench leaves headroom in gets a narrower width, chosen by the "
                "policy's own probabilities among the tight width, one spare bit and the next power of two")
 

@@ -17,6 +17,7 @@ MENU = 16          # options shown per parent (the library's order: kinds, then 
 
 class Transform(ActionKind):
     name, order = "transform", 5
+    choice = True
     summary = "the policy chooses one of the library's transformations of the parent (rtl_agent/transforms)"
 
     def available(self, env, code):
