@@ -158,3 +158,19 @@ def test_every_registered_kind_has_a_summary_and_a_unique_name():
     names = T.kinds()
     assert len(names) == len(set(names)) >= 4
     assert all(T.REGISTRY[n].summary for n in names)
+
+
+def test_share_leaves_loop_indices_and_constants_alone():
+    code = """module l #(parameter W = 4) (input clk, input [7:0] d, output reg [7:0] q0, output reg [7:0] q1,
+                                     output [W*2-1:0] z);
+  reg [7:0] r [0:7];
+  integer i;
+  assign z = {W*2{1'b0}};
+  always @(posedge clk) begin
+    for (i = 0; i < 8; i = i + 1) r[i] <= d;
+    for (i = 0; i < 8; i = i + 1) q0 <= r[i] + 8'd1;
+    q1 <= {W*2{1'b1}};
+  end
+endmodule
+"""
+    assert T.options(T.Design(code, "l"), ["share"]) == []
