@@ -68,17 +68,30 @@ def read_run(out: Path, budget: int) -> dict:
     ratios = [float(r["ppa_ratio"]) if r["status"] == "pass" and r["ppa_ratio"] else 0.0 for r in cands]
     first = next((i + 1 for i, x in enumerate(ratios) if round(x, 4) > round(floor, 4)), None)
     at_budget = max([1.0] + ratios[:budget])
-    return {"evaluations": len(cands), "best_ratio": round(max([1.0] + ratios), 4),
+    return {**learning(out), "evaluations": len(cands), "best_ratio": round(max([1.0] + ratios), 4),
             f"best_at_{budget}": round(at_budget, 4), "noise_floor": round(floor, 4),
             "above_noise": bool(best.get("above_noise")), "first_find_eval": first,
             "valid": sum(1 for r in cands if r["status"] == "pass"),
             "chain": " > ".join(best.get("chain") or []) if best.get("source") != "reference" else ""}
 
 
+def learning(out: Path) -> dict:
+    """From the run's per-step metrics: groups trained of all, and over the trained choice groups the mean
+    change the update made to the probability of the options that earned more than their group's mean."""
+    from training.store import RunStore
+    with RunStore(out / "run.sqlite") as st:
+        ms = [s["stats"].get("metrics") or {} for s in st.steps() if s["step"] > 0]
+    drift = [g for m in ms for g in m.get("choice_drift") or ()]
+    gain = [g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift]
+    return {"trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
+            "choice_groups_trained": len(drift),
+            "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
+
+
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
     keys = ["design", "mode", "seed", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
-            "above_noise", "first_find_eval", "seconds", "chain", "error"]
+            "above_noise", "first_find_eval", "trained_groups", "dp_rewarded", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
         w.writeheader()
@@ -111,6 +124,7 @@ def main(argv=None):
     ap.add_argument("--budget", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-name", default="transform_search")
+    ap.add_argument("--report-only", action="store_true", help="rebuild the report from the run folders")
     ap.add_argument("--lock", default="", help="a lock file each run holds (flock), e.g. /tmp/rtl-heavy.lock")
     args = ap.parse_args(argv)
     modes = args.modes.split(",")
@@ -119,7 +133,9 @@ def main(argv=None):
     rows, t0 = [], time.time()
     for d in designs(args.designs):
         for m in modes:
-            row = run_one(d, m, args, base)
+            out = base / f"{d}-{m}-s{args.seed}"
+            row = {"design": d, "mode": m, "seed": args.seed, **read_run(out, args.budget)} if args.report_only \
+                else run_one(d, m, args, base)
             rows.append(row)
             print(json.dumps(row), flush=True)
             write(rows, args.out_name, args.budget, modes, time.time() - t0)
