@@ -26,6 +26,9 @@ def module(op: str, w: int) -> str:
     ins = f"input [{w - 1}:0] a, input [{w - 1}:0] b"
     if op in BIN:
         body, out = f"a {BIN[op]} b", w
+    elif op == "addsub":
+        ins += ", input s"
+        body, out = "s ? a - b : a + b", w
     elif op == "not":
         body, out = "~a", w
     elif op == "mux":
@@ -43,21 +46,22 @@ def module(op: str, w: int) -> str:
     return f"module t({ins}, output [{out - 1}:0] y);\n  assign y = {body};\nendmodule\n"
 
 
-OPS = list(BIN) + ["not", "mux", "eq", "lt", "slt", "shl", "shr", "redor", "redand", "redxor"]
+OPS = list(BIN) + ["addsub", "not", "mux", "eq", "lt", "slt", "shl", "shr", "redor", "redand", "redxor"]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pdks", default="nangate45,sky130hd")
     ap.add_argument("--widths", default="1,2,4,8,16,32")
+    ap.add_argument("--ops", default=",".join(OPS), help="refit these operators only, keeping the others")
     args = ap.parse_args(argv)
     widths = [int(x) for x in args.widths.split(",")]
-    out = {"pdks": {}}
+    out = json.loads(TABLE.read_text()) if TABLE.exists() else {"pdks": {}}
     t0 = time.monotonic()
     for pdk in args.pdks.split(","):
         job = FlowJob(top="t", stages=("synth", "sta"), clock=None, pdk=pdk)
         tab = out["pdks"].setdefault(pdk, {})
-        for op in OPS:
+        for op in args.ops.split(","):
             for w in widths:
                 if w == 1 and op in ("shl", "shr", "slt", "redor", "redand", "redxor"):
                     continue

@@ -40,6 +40,10 @@ def op_cost(tab: dict, op: str, wd: int) -> tuple[float, float]:
     """(area, delay) of op at width wd, interpolated between fitted widths (extrapolated linearly above)."""
     if op in FREE:
         return 0.0, 0.0
+    if op == "addsub" and "addsub" not in tab:
+        a1, d1 = op_cost(tab, "sub", wd)
+        a2, d2 = op_cost(tab, "xor", wd)
+        return a1 + a2, d1 + d2
     if op in ("max", "min"):
         a1, d1 = op_cost(tab, "lt", wd)
         a2, d2 = op_cost(tab, "mux", wd)

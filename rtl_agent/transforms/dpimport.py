@@ -30,6 +30,7 @@ class Site:
     roots: list                 # terms, one per output
     inlined: list = field(default_factory=list)   # nets whose only reader is this site: (name, driver span, kind)
     line: int = 0
+    at: int = 0                 # where the statement starts (wires for shared nodes go on the line before)
 
 
 _BIN = {"Add": "add", "Subtract": "sub", "Multiply": "mul", "BinaryAnd": "and", "BinaryOr": "or",

@@ -7,7 +7,8 @@ low bits of add/sub/mul/and/or/xor/not/shl/mux depend on the low bits of their o
 `shr` shifts its operand truncated to w. Comparisons (`eq`, `lt`: zero-extend to the wider operand; `slt`:
 signed, operands of one width) are 1 bit. `slice(w, a, lo)` is a[lo+w-1:lo]; `concat(w, hi, lo)`;
 `zext`/`sext(w, a)` widen; `mux(w, s, t, f)` has a 1-bit select; `max`/`min(w, a, b)` are unsigned
-compare-and-select, printed as a comparison and a mux.
+compare-and-select, printed as a comparison and a mux; `addsub(w, m, a, b)` is m ? a - b : a + b (one
+adder-subtractor after synthesis: Yosys' alumacc merges an add and a subtract of the same operands).
 
     evaluate(term, env)              the term's value (Python int) for input values env {name: int}
     Printer(prefix, taken).lines(roots)   Verilog wire declarations + the root expressions
@@ -73,6 +74,8 @@ def _op(t, v, env):
         return f[op] & m
     if op == "not":
         return ~a & m
+    if op == "addsub":
+        return (v[t[3]] - v[t[4]] if a & 1 else v[t[3]] + v[t[4]]) & m
     if op == "shl":
         return (a << v[t[3]]) & m if v[t[3]] < 4096 else 0
     if op == "shr":
@@ -195,6 +198,9 @@ class Printer:
             return f"{base} >> {self.self_det(t[3])}", w
         if op == "mux":
             return f"{self.self_det(t[2])} ? {self.operand(t[3], w)} : {self.operand(t[4], w)}", w
+        if op == "addsub":
+            a, b = self.operand(t[3], w), self.operand(t[4], w)
+            return f"{self.self_det(t[2])} ? {a} - {b} : {a} + {b}", w
         if op in ("max", "min"):
             a, b = self.operand(t[2], w), self.operand(t[3], w)
             return (f"({a} > {b}) ? {a} : {b}" if op == "max" else f"({a} < {b}) ? {a} : {b}"), w

@@ -230,7 +230,7 @@ def sites(p):
                 lhs = p.text(m.assignment.left.syntax)
                 label = f"assign {lhs} (line {_line(p, a)})"
                 found.append(Site(label, "assign", p.span(m.assignment.right.syntax), [(lhs, rhs[1])], [rhs],
-                                  line=_line(p, a)))
+                                  line=_line(p, a), at=a))
             elif k == "Net" and m.initializer is not None:
                 decl = m.syntax.parent
                 a, b = p.span(decl)
@@ -238,7 +238,7 @@ def sites(p):
                 rhs = Reader(lookup).expr(m.initializer)
                 label = f"wire {m.name} (line {_line(p, a)})"
                 found.append(Site(label, "decl", p.span(m.initializer.syntax), [(m.name, rhs[1])], [rhs],
-                                  line=_line(p, a)))
+                                  line=_line(p, a), at=a))
             elif k == "ProceduralBlock" and _is_comb(m):
                 a, b = p.span(m.syntax)
                 label = f"always (line {_line(p, a)})"
@@ -250,7 +250,7 @@ def sites(p):
                 if any(has_undef(r) for r in roots):
                     raise Unsupported("a variable is not assigned on every path (latch)")
                 found.append(Site(label, "always", (a, b), [(n, w) for n, w in assigned.items()], roots,
-                                  line=_line(p, a)))
+                                  line=_line(p, a), at=a))
         except (Unsupported, AttributeError, RecursionError) as e:
             skipped[f"{k} at line {_line(p, p.span(m.syntax)[0]) if m.syntax is not None else '?'}"] = str(e)
     return found, skipped

@@ -50,6 +50,8 @@ def Shr(w: i64Like, a: BV, k: BV) -> BV: ...
 @function
 def Not(w: i64Like, a: BV) -> BV: ...
 @function
+def AddSub(w: i64Like, m: BV, a: BV, b: BV) -> BV: ...
+@function
 def Mux(w: i64Like, s: BV, t: BV, f: BV) -> BV: ...
 @function
 def Eq(a: BV, b: BV) -> BV: ...
@@ -81,7 +83,7 @@ W1 = {"not": Not, "zext": Zext, "sext": Sext}
 CMP = {"eq": Eq, "lt": Lt, "slt": Slt}
 RED = {"redor": RedOr, "redand": RedAnd, "redxor": RedXor}
 OP_OF = {f: op for d in (W2, W1, CMP, RED) for op, f in d.items()}
-OP_OF.update({Var: "var", Const: "const", Mux: "mux", Concat: "concat", Slice: "slice"})
+OP_OF.update({Var: "var", Const: "const", Mux: "mux", Concat: "concat", Slice: "slice", AddSub: "addsub"})
 
 w, w1, w2, v1, v2, lo = vars_("w w1 w2 v1 v2 lo", i64)
 a, b, c, d, s, t, x, y = vars_("a b c d s t x y", BV)
@@ -92,6 +94,7 @@ def _width_rules():
     out = [rule(Var(nm, w)).then(set_(width(Var(nm, w))).to(w)),
            rule(Const(v1, w)).then(set_(width(Const(v1, w))).to(w)),
            rule(Mux(w, s, a, b)).then(set_(width(Mux(w, s, a, b))).to(w)),
+           rule(AddSub(w, s, a, b)).then(set_(width(AddSub(w, s, a, b))).to(w)),
            rule(Concat(w, a, b)).then(set_(width(Concat(w, a, b))).to(w)),
            rule(Slice(w, a, lo)).then(set_(width(Slice(w, a, lo))).to(w))]
     out += [rule(f(w, a, b)).then(set_(width(f(w, a, b))).to(w)) for f in W2.values()]
@@ -119,6 +122,25 @@ def _share_rules():
     out.append(rewrite(Mux(w, s, a, Mux(w2, t, b, c))).to(
         Mux(w, Or(i64(1), s, Not(i64(1), t)), Mux(w, s, a, c), b), w2 >= w))
     out.append(rewrite(Mux(w, Not(i64(1), s), a, b)).to(Mux(w, s, b, a)))
+    # nested selects of the same two values collapse into one select with a combined condition
+    out.append(rule(eq(x).to(Mux(w, s, Mux(w2, t, a, b), b)), eq(w2).to(w), eq(width(b)).to(w)).then(
+        union(x).with_(Mux(w, And(i64(1), s, t), a, b))))
+    out.append(rule(eq(x).to(Mux(w, s, a, Mux(w2, t, a, b))), eq(w2).to(w), eq(width(a)).to(w)).then(
+        union(x).with_(Mux(w, Or(i64(1), s, t), a, b))))
+    # an add and a subtract under a mux: one adder-subtractor over muxed operands
+    one, zero = Const(1, i64(1)), Const(0, i64(1))
+    out.append(rewrite(Mux(w, s, Add(w1, a, b), Sub(w2, c, d))).to(
+        AddSub(w, Not(i64(1), s), Mux(w, s, a, c), Mux(w, s, b, d)), w1 >= w, w2 >= w))
+    out.append(rewrite(Mux(w, s, Sub(w1, a, b), Add(w2, c, d))).to(
+        AddSub(w, s, Mux(w, s, a, c), Mux(w, s, b, d)), w1 >= w, w2 >= w))
+    out.append(rewrite(Mux(w, s, AddSub(w1, t, a, b), Add(w2, c, d))).to(
+        AddSub(w, Mux(i64(1), s, t, zero), Mux(w, s, a, c), Mux(w, s, b, d)), w1 >= w, w2 >= w))
+    out.append(rewrite(Mux(w, s, AddSub(w1, t, a, b), Sub(w2, c, d))).to(
+        AddSub(w, Mux(i64(1), s, t, one), Mux(w, s, a, c), Mux(w, s, b, d)), w1 >= w, w2 >= w))
+    out.append(rewrite(Mux(w, s, Add(w1, a, b), AddSub(w2, t, c, d))).to(
+        AddSub(w, Mux(i64(1), s, zero, t), Mux(w, s, a, c), Mux(w, s, b, d)), w1 >= w, w2 >= w))
+    out.append(rewrite(Mux(w, s, Sub(w1, a, b), AddSub(w2, t, c, d))).to(
+        AddSub(w, Mux(i64(1), s, one, t), Mux(w, s, a, c), Mux(w, s, b, d)), w1 >= w, w2 >= w))
     # one arm is the other plus something: add a muxed operand (an AND with the select), no second adder
     out.append(rule(eq(x).to(Mux(w, s, Add(w1, a, b), a)), eq(width(a)).to(w), w1 >= w).then(
         union(x).with_(Add(w, a, Mux(w, s, b, Const(0, w))))))
@@ -183,6 +205,8 @@ def to_egg(term, memo):
         e = RED[op](to_egg(term[2], memo))
     elif op == "mux":
         e = Mux(wd, *(to_egg(k, memo) for k in term[2:5]))
+    elif op == "addsub":
+        e = AddSub(wd, *(to_egg(k, memo) for k in term[2:5]))
     elif op == "concat":
         e = Concat(wd, to_egg(term[2], memo), to_egg(term[3], memo))
     elif op == "slice":
