@@ -79,20 +79,22 @@ class Model:
         subs = [c for c in child_costs if isinstance(c, tuple)]
         if op in ("var", "const"):
             args = get_callable_args(expr)
-            return (0.0, 0.0, int(get_literal_value(args[1])))
+            return (1e-3, 1e-5, int(get_literal_value(args[1])))
         args = get_callable_args(expr)
         if op in BY_OPERAND:
             wd, out_w = max(c[2] for c in subs), 1
         else:
             wd = out_w = int(get_literal_value(args[0]))
         area, delay = op_cost(self.tab, op, wd)
+        # every node costs a little, so a cycle of free nodes (slices of extensions) never ties its way out
+        area, delay = area + 1e-3, delay + 1e-5
         if self.mode == "area":
             tot_a = area + sum(c[0] for c in subs)
             tot_d = delay + max((c[1] for c in subs), default=0.0)
-            return (round(tot_a, 3), round(tot_d, 4), out_w)
+            return (tot_a, tot_d, out_w)
         tot_d = delay + max((c[0] for c in subs), default=0.0)
         tot_a = area + sum(c[1] for c in subs)
-        return (round(tot_d, 4), round(tot_a, 3), out_w)
+        return (tot_d, tot_a, out_w)
 
     def term_cost(self, roots) -> tuple[float, float]:
         """(area, delay) of dpir terms, each distinct node counted once."""

@@ -75,7 +75,10 @@ class Datapath(Transform):
             seen = set()
             for mode in ("area", "delay"):
                 m = Model.for_pdk(d.pdk, mode)
-                best = egraph.extract(res, m)
+                try:
+                    best = egraph.extract(res, m)
+                except egraph.EXTRACT_ERRORS:     # egglog's extractor panics on some graphs: no such option
+                    continue
                 old, new = m.term_cost(site.roots), m.term_cost(best)
                 better = new[0] < old[0] * 0.98 if mode == "area" else new[1] < old[1] * 0.98
                 if best == site.roots or tuple(best) in seen or not better or not agrees(site.roots, best):

@@ -158,6 +158,7 @@ def _algebra_rules():
         out.append(rewrite(f(w, f(w1, a, b), c)).to(f(w, a, f(w, b, c)), w1 >= w))
         out.append(rewrite(f(w, a, f(w1, b, c))).to(f(w, f(w, a, b), c), w1 >= w))
     out.append(rewrite(Eq(a, b)).to(Eq(b, a)))
+    out += _width_change_rules()
     # compare-and-select is max/min when the operands have the select's width
     for arm_t, arm_f, g in ((b, a, Max), (a, b, Min)):
         out.append(rule(eq(x).to(Mux(w, Lt(a, b), arm_t, arm_f)), eq(width(a)).to(w), eq(width(b)).to(w))
@@ -184,6 +185,30 @@ def _algebra_rules():
     # strength reduction: multiply by a power of two is a shift
     for k in range(1, 31):
         out.append(rewrite(Mul(w, a, Const(1 << k, w1))).to(Shl(w, a, Const(k, i64(6)))))
+    return out
+
+
+def _width_change_rules():
+    """Low-bit operators read only the low bits of their operands: a zero-extension to at least their width
+    is implicit, and the low bits of a wider operator are the operator at the narrower width; a mux of two
+    slices at one position is a slice of a mux; a < b is the borrow of a one-bit-wider subtraction."""
+    out = []
+    for f in (Add, Sub, Mul, And, Or, Xor):
+        out.append(rewrite(f(w, Zext(w1, a), b)).to(f(w, a, b), w1 >= w))
+        out.append(rewrite(f(w, a, Zext(w1, b))).to(f(w, a, b), w1 >= w))
+        out.append(rewrite(Slice(w, f(w1, a, b), i64(0))).to(f(w, a, b), w1 >= w))
+    out.append(rewrite(Mux(w, s, Zext(w1, a), b)).to(Mux(w, s, a, b), w1 >= w))
+    out.append(rewrite(Mux(w, s, a, Zext(w1, b))).to(Mux(w, s, a, b), w1 >= w))
+    out.append(rewrite(Slice(w, Mux(w1, s, a, b), i64(0))).to(Mux(w, s, a, b), w1 >= w))
+    out.append(rule(eq(x).to(Mux(w, s, Slice(w, a, lo), Slice(w, b, lo))), eq(width(a)).to(w1),
+                    eq(width(b)).to(w1)).then(union(x).with_(Slice(w, Mux(w1, s, a, b), lo))))
+    out.append(rule(eq(x).to(Mux(w, s, Concat(w, a, b), Concat(w, c, d))), eq(width(b)).to(w1),
+                    eq(width(d)).to(w1)).then(union(x).with_(Concat(w, Mux(w - w1, s, a, c), Mux(w1, s, b, d)))))
+    out.append(rewrite(Eq(Zext(w, a), b)).to(Eq(a, b)))
+    out.append(rule(eq(x).to(Eq(Sub(w, a, b), Const(0, w1))), eq(width(a)).to(w), eq(width(b)).to(w)).then(
+        union(x).with_(Eq(a, b))))
+    out.append(rule(eq(x).to(Lt(a, b)), eq(width(a)).to(w), eq(width(b)).to(w), w < 62).then(
+        union(x).with_(Slice(i64(1), Sub(w + 1, Zext(w + 1, a), Zext(w + 1, b)), w))))
     return out
 
 
@@ -246,6 +271,7 @@ class Result:
 
 
 RULES = None
+EXTRACT_ERRORS = (ValueError,)
 
 
 def _rulesets():
@@ -302,6 +328,11 @@ def extract(res: Result, cost) -> list:
     eg = res.egraph
     out = []
     for h in res.roots:
-        best = eg.extract(h, cost_model=cost)
+        try:
+            best = eg.extract(h, cost_model=cost)
+        except BaseException as e:     # noqa: BLE001 - a Rust panic (pyo3 PanicException) is a BaseException
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise ValueError(f"extraction failed: {str(e)[:200]}") from None
         out.append(from_egg(best))
     return out
