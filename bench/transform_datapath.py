@@ -17,8 +17,8 @@ from bench.common import header, md_table, write_rows, write_with_reading
 from bench.headroom import _job, _ratio
 
 OUT = Path(__file__).parent / "results"
-DEFAULT = ("shared_alu,alu8,fixed_point_adder,alu,adder_8bit,comparator_4bit,multi_8bit,sub_64bit,"
-           "comparator_3bit,adder_16bit,JC_counter,signal_generator")
+DEFAULT = ("shared_alu,alu8,fixed_point_adder,fixed_point_substractor,alu,comparator_3bit,comparator_4bit,adder_8bit,"
+           "barrel_shifter,sub_64bit,mult8,popcount16,ripple_sum4,mac_dup")
 
 
 def one(name: str) -> list[dict]:

@@ -48,7 +48,7 @@ def op_cost(tab: dict, op: str, wd: int) -> tuple[float, float]:
         a1, d1 = op_cost(tab, "lt", wd)
         a2, d2 = op_cost(tab, "mux", wd)
         return a1 + a2, d1 + d2
-    by_w = tab[op]
+    by_w = tab["shr" if op == "sra" else op]
     ws = sorted(by_w)
     if wd in by_w:
         return tuple(by_w[wd])

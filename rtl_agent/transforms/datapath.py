@@ -19,7 +19,7 @@ from .dpir import Printer, evaluate_all, inputs, nodes
 from .dpsites import sites
 from .syntax import splice
 
-ARITH = ("add", "sub", "addsub", "mul", "shl", "shr", "lt", "slt", "eq", "max", "min")
+ARITH = ("add", "sub", "addsub", "mul", "shl", "shr", "sra", "lt", "slt", "eq", "max", "min")
 BUDGET_S = 2.0          # per design, over all sites
 NODE_CAP = 4000
 
@@ -123,7 +123,9 @@ def _indent(code: str, off: int) -> str:
 def rewrite(p, site, best, mode: str) -> str:
     """The design with site's statement replaced by best (wires for shared nodes), the rest untouched."""
     taken = set(p.symbols()) | {s.name for s in p.body}
-    pr = Printer(f"dp{site.line}_", taken)
+    signed = {n for n, sym in p.symbols(("Net", "Variable")).items()
+              if getattr(sym, "type", None) is not None and sym.type.isIntegral and sym.type.isSigned}
+    pr = Printer(f"dp{site.line}_", taken, signed)
     decls, exprs = pr.lines(best)
     exprs = [e[1:-1] if e.startswith("(") and e.endswith(")") and _balanced(e[1:-1]) else e for e in exprs]
     ind = _indent(p.code, site.at)

@@ -117,8 +117,8 @@ class Reader:
             raise Unsupported(f"non-integral {k}")
         if k in ("IntegerLiteral", "UnbasedUnsizedIntegerLiteral"):
             v = e.value
-            if v.hasUnknown:
-                raise Unsupported("x/z literal")
+            if v.hasUnknown:        # an x/z value stays as written: an opaque leaf that no rule looks into
+                return ("var", w, str(e.syntax).strip() if e.syntax is not None else f"{w}'bx")
             return ("const", w, literal(str(v)) & mask(w))
         if k == "NamedValue":
             return self.lookup(e.symbol)
@@ -149,9 +149,7 @@ class Reader:
         op = e.op.name
         a, b = self.expr(e.left), self.expr(e.right)
         if op == "ArithmeticShiftRight":
-            if e.type.isSigned:
-                raise Unsupported("signed shift")
-            return ("shr", w, a, b)
+            return ("sra" if e.type.isSigned else "shr", w, a, b)
         if op in _BIN:
             return (_BIN[op], w, a, b)
         if op == "BinaryXnor":

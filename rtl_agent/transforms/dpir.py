@@ -4,7 +4,7 @@ A term is a tuple `(op, width, *args)`; equal tuples are the same node, so struc
 Leaves: ("var", w, name), ("const", w, value). Every operator carries its result width as Yosys cells do;
 unsigned semantics: an operand narrower than the operator is zero-extended, a wider one truncated (only the
 low bits of add/sub/mul/and/or/xor/not/shl/mux depend on the low bits of their operands, so that is exact);
-`shr` shifts its operand truncated to w. Comparisons (`eq`, `lt`: zero-extend to the wider operand; `slt`:
+`shr` shifts its operand truncated to w, `sra` the same as a signed value. Comparisons (`eq`, `lt`: zero-extend to the wider operand; `slt`:
 signed, operands of one width) are 1 bit. `slice(w, a, lo)` is a[lo+w-1:lo]; `concat(w, hi, lo)`;
 `zext`/`sext(w, a)` widen; `mux(w, s, t, f)` has a 1-bit select; `max`/`min(w, a, b)` are unsigned
 compare-and-select, printed as a comparison and a mux; `addsub(w, m, a, b)` is m ? a - b : a + b (one
@@ -80,6 +80,8 @@ def _op(t, v, env):
         return (a << v[t[3]]) & m if v[t[3]] < 4096 else 0
     if op == "shr":
         return (a & m) >> v[t[3]]
+    if op == "sra":
+        return (_signed(a & m, w) >> min(v[t[3]], w)) & m
     if op == "mux":
         return (v[t[3]] if a & 1 else v[t[4]]) & m
     if op == "eq":
@@ -119,6 +121,10 @@ def inputs(roots) -> dict:
     return {n[2]: n[1] for n in nodes(roots) if n[0] == "var"}
 
 
+def fit_w(t, w: int):
+    return ("slice", w, t, 0) if t[1] > w else ("zext", w, t)
+
+
 def const_text(v: int, w: int) -> str:
     return f"{w}'d{v & mask(w)}"
 
@@ -129,8 +135,8 @@ class Printer:
     Inline text is used only where Verilog's context-determined widths give the term's own width (the
     operator's width equals every operand's printed width); anything else gets a wire of exactly its width."""
 
-    def __init__(self, prefix: str, taken: set):
-        self.prefix, self.taken = prefix, set(taken)
+    def __init__(self, prefix: str, taken: set, signed=()):
+        self.prefix, self.taken, self.signed = prefix, set(taken), set(signed)
         self.decls, self.names, self.count = [], {}, 0
 
     def lines(self, roots) -> tuple[list, list]:
@@ -143,8 +149,8 @@ class Printer:
         return self.decls, exprs
 
     def name(self, t) -> str:
-        """t as a name: a variable, or a wire holding it."""
-        if t[0] == "var":
+        """t as a name: a variable, or a wire holding it (an x/z literal leaf too)."""
+        if t[0] == "var" and "'" not in t[2]:
             return t[2]
         if t in self.names:
             return self.names[t]
@@ -163,8 +169,10 @@ class Printer:
         """t printed where the context width is w: inline when its printed width is exactly w."""
         if t[0] == "const":
             return const_text(t[2], t[1]) if t[1] == w else const_text(t[2], min(t[1], w))
-        if t[0] == "var" or t in self.shared or t in self.names:
-            return self.name(t) if t[1] <= w or t[0] == "var" else f"{self.name(t)}[{w - 1}:0]"
+        if t[0] == "var":
+            return self.leaf(t)
+        if t in self.shared or t in self.names:
+            return self.name(t) if t[1] <= w else f"{self.name(t)}[{w - 1}:0]"
         text, tw = self.expr(t)
         if tw == w == t[1]:
             return f"({text})"
@@ -172,7 +180,13 @@ class Printer:
 
     def self_det(self, t) -> str:
         """t where its width is self-determined (concat, comparison, select): a name or a sized constant."""
+        if t[0] == "var":
+            return self.leaf(t)
         return const_text(t[2], t[1]) if t[0] == "const" else self.name(t)
+
+    def leaf(self, t) -> str:
+        """A variable as an unsigned operand (a signed one would sign-extend in a wider context)."""
+        return f"$unsigned({t[2]})" if t[2] in self.signed else t[2]
 
     def expr(self, t, top=False) -> tuple[str, int]:
         """(text, printed width) of t's own operator over its operands."""
@@ -180,7 +194,7 @@ class Printer:
             return self.name(t), t[1]
         op, w = t[0], t[1]
         if op == "var":
-            return t[2], w
+            return self.leaf(t), w
         if op == "const":
             return const_text(t[2], w), w
         sym = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
@@ -192,10 +206,12 @@ class Printer:
             return f"{self.operand(t[2], w)} << {self.self_det(t[3])}", w
         if op == "shr":
             a = t[2]
-            base = self.name(a) if a[1] <= w else f"{self.name(a)}[{w - 1}:0]"
+            base = self.operand(a, w) if a[1] <= w else f"{self.name(a)}[{w - 1}:0]"
             if a[0] == "const":
                 base = const_text(a[2], min(a[1], w))
             return f"{base} >> {self.self_det(t[3])}", w
+        if op == "sra":
+            return f"$signed({self.name(t[2]) if t[2][1] == w else self.name(fit_w(t[2], w))}) >>> {self.self_det(t[3])}", w
         if op == "mux":
             return f"{self.self_det(t[2])} ? {self.operand(t[3], w)} : {self.operand(t[4], w)}", w
         if op == "addsub":

@@ -44,8 +44,11 @@ class Block:
         self.env = {n: [None] * w for n, w in assigned.items()}
         self.outer = outer_lookup
         self.reader = Reader(self.lookup)
+        self.late = set()                           # written by a non-blocking assignment: not readable here
 
     def lookup(self, sym):
+        if sym.name in self.late:
+            raise Unsupported(f"{sym.name} is read after a non-blocking assignment")
         if sym.name in self.env:
             return assemble(self.env[sym.name])
         return self.outer(sym)
@@ -119,10 +122,12 @@ class Block:
         return out
 
     def assign(self, e):
-        if e.kind.name != "Assignment" or e.isNonBlocking:
-            raise Unsupported("non-blocking or compound assignment in a combinational block")
+        if e.kind.name != "Assignment":
+            raise Unsupported("compound assignment in a combinational block")
         rhs = self.reader.expr(e.right)
         self.write(e.left, rhs)
+        if e.isNonBlocking:         # the same as blocking as long as nothing reads it later in the block
+            self.late.update(t.name for t in _targets(e.left))
 
     def write(self, lhs, v):
         k = lhs.kind.name
@@ -272,7 +277,5 @@ def _outer(p, refs, drivers, ports, span):
                 return Reader(lookup).expr(drivers[name])
             finally:
                 busy.discard(name)
-        if sym.type.isSigned:
-            raise Unsupported(f"signed signal {name}")
         return ("var", w, name)
     return lookup

@@ -48,6 +48,8 @@ def Shl(w: i64Like, a: BV, k: BV) -> BV: ...
 @function
 def Shr(w: i64Like, a: BV, k: BV) -> BV: ...
 @function
+def Sra(w: i64Like, a: BV, k: BV) -> BV: ...
+@function
 def Not(w: i64Like, a: BV) -> BV: ...
 @function
 def AddSub(w: i64Like, m: BV, a: BV, b: BV) -> BV: ...
@@ -78,7 +80,7 @@ def width(e: BV) -> i64: ...
 
 
 W2 = {"add": Add, "sub": Sub, "mul": Mul, "and": And, "or": Or, "xor": Xor, "max": Max, "min": Min,
-      "shl": Shl, "shr": Shr}
+      "shl": Shl, "shr": Shr, "sra": Sra}
 W1 = {"not": Not, "zext": Zext, "sext": Sext}
 CMP = {"eq": Eq, "lt": Lt, "slt": Slt}
 RED = {"redor": RedOr, "redand": RedAnd, "redxor": RedXor}
@@ -111,6 +113,8 @@ def _share_rules():
         out.append(rewrite(Mux(w, s, f(w1, a, b), f(w2, c, d))).to(f(w, Mux(w, s, a, c), Mux(w, s, b, d)),
                                                                    w1 >= w, w2 >= w))
     out.append(rewrite(Mux(w, s, Shr(w, a, b), Shr(w, c, d))).to(Shr(w, Mux(w, s, a, c), Mux(w, s, b, d))))
+    out.append(rule(eq(x).to(Mux(w, s, Sra(w, a, b), Sra(w, c, d))), eq(width(a)).to(w), eq(width(c)).to(w)).then(
+        union(x).with_(Sra(w, Mux(w, s, a, c), Mux(w, s, b, d)))))
     for f in (Lt, Eq):
         out.append(rule(eq(x).to(Mux(i64(1), s, f(a, b), f(c, d))), eq(width(a)).to(w), eq(width(b)).to(w),
                         eq(width(c)).to(w), eq(width(d)).to(w))
