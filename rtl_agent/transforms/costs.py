@@ -73,28 +73,25 @@ class Model:
         return cls(pdk, mode)
 
     def __call__(self, egraph, expr, child_costs):
+        """(primary, secondary, width, area, delay): the first two order the terms, the rest carry the sums.
+        The primary is an integer (1e-3 um2 or 1e-5 ns): egglog's extractor panicked on float-ordered costs."""
         op = OP_OF.get(get_callable_fn(expr))
         if op is None:                  # a literal argument (a width, a name): free
-            return (0.0, 0.0, 0)
+            return (0, 0.0, 0, 0.0, 0.0)
         subs = [c for c in child_costs if isinstance(c, tuple)]
-        if op in ("var", "const"):
-            args = get_callable_args(expr)
-            return (1e-3, 1e-5, int(get_literal_value(args[1])))
         args = get_callable_args(expr)
-        if op in BY_OPERAND:
-            wd, out_w = max(c[2] for c in subs), 1
+        if op in ("var", "const"):
+            area, delay, out_w = 0.0, 0.0, int(get_literal_value(args[1]))
         else:
-            wd = out_w = int(get_literal_value(args[0]))
-        area, delay = op_cost(self.tab, op, wd)
+            wd = max(c[2] for c in subs) if op in BY_OPERAND else int(get_literal_value(args[0]))
+            out_w = 1 if op in BY_OPERAND else wd
+            area, delay = op_cost(self.tab, op, wd)
         # every node costs a little, so a cycle of free nodes (slices of extensions) never ties its way out
-        area, delay = area + 1e-3, delay + 1e-5
+        area = area + 1e-3 + sum(c[3] for c in subs)
+        delay = delay + 1e-5 + max((c[4] for c in subs), default=0.0)
         if self.mode == "area":
-            tot_a = area + sum(c[0] for c in subs)
-            tot_d = delay + max((c[1] for c in subs), default=0.0)
-            return (tot_a, tot_d, out_w)
-        tot_d = delay + max((c[0] for c in subs), default=0.0)
-        tot_a = area + sum(c[1] for c in subs)
-        return (tot_d, tot_a, out_w)
+            return (int(round(area * 1000)), delay, out_w, area, delay)
+        return (int(round(delay * 1e5)), area, out_w, area, delay)
 
     def term_cost(self, roots) -> tuple[float, float]:
         """(area, delay) of dpir terms, each distinct node counted once."""
