@@ -134,10 +134,26 @@ def rewrite(p, site, best, mode: str) -> str:
     if site.kind == "always":
         body = [f"{ind}    {lhs} = {e};" for (lhs, _), e in zip(site.outputs, exprs)]
         text = f"\n{ind}".join(head) + f"\n{ind}always @* begin\n" + "\n".join(body) + f"\n{ind}end"
-        return splice(p.code, [(site.span[0], site.span[1], text)])
+        # the nets read only here were inlined into the new form: their drivers are dead, remove them
+        dead = [(x, y, "") for _, (x, y) in site.inlined if y <= site.span[0] or x >= site.span[1]]
+        return splice(p.code, [(site.span[0], site.span[1], text)] + _whole_lines(p.code, dead))
     start = p.code.rfind("\n", 0, site.at) + 1
     return splice(p.code, [(start, start, "".join(f"{ind}{x}\n" for x in head)),
                            (site.span[0], site.span[1], exprs[0])])
+
+
+def _whole_lines(code: str, edits) -> list:
+    """Removal edits widened to whole lines (comments after the statement go too) when nothing else is there."""
+    out = []
+    for a, b, new in edits:
+        start = code.rfind("\n", 0, a) + 1
+        end = code.find("\n", b)
+        end = len(code) if end < 0 else end
+        tail = code[b:end].strip()
+        if not code[start:a].strip() and (not tail or tail.startswith("//")):
+            a, b = start, min(end + 1, len(code))
+        out.append((a, b, new))
+    return out
 
 
 def _balanced(s: str) -> bool:

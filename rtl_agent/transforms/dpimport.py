@@ -28,7 +28,7 @@ class Site:
     span: tuple                 # (start, end) offsets of the statement replaced
     outputs: list               # [(lhs text, width)] in order
     roots: list                 # terms, one per output
-    inlined: list = field(default_factory=list)   # nets whose only reader is this site: (name, driver span, kind)
+    inlined: list = field(default_factory=list)   # nets whose only reader is this site: (name, driver span)
     line: int = 0
     at: int = 0                 # where the statement starts (wires for shared nodes go on the line before)
 

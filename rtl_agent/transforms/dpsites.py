@@ -193,17 +193,23 @@ def _refs(p) -> list:
 
 def _drivers(p) -> dict:
     """{net: its driving expression} for nets driven by one whole-net continuous assignment or initializer."""
-    out, seen = {}, {}
+    out, seen, spans = {}, {}, {}
     for m in p.body:
         k = m.kind.name
         if k == "ContinuousAssign" and m.assignment.left.kind.name == "NamedValue":
             name = m.assignment.left.symbol.name
             seen[name] = seen.get(name, 0) + 1
             out[name] = m.assignment.right
+            stmt = m.assignment.syntax.parent if m.assignment.syntax is not None else None
+            if stmt is not None and len(stmt.assignments) == 1:
+                spans[name] = p.span(stmt)
         elif k == "Net" and m.initializer is not None:
             seen[m.name] = seen.get(m.name, 0) + 1
             out[m.name] = m.initializer
-    return {n: e for n, e in out.items() if seen[n] == 1}
+            decl = m.syntax.parent
+            if decl is not None and decl.kind.name == "NetDeclaration" and len(decl.declarators) == 1:
+                spans[m.name] = p.span(decl)
+    return {n: (e, spans.get(n)) for n, e in out.items() if seen[n] == 1}
 
 
 def _is_comb(m) -> bool:
@@ -249,13 +255,14 @@ def sites(p):
                 label = f"always (line {_line(p, a)})"
                 stmt = m.body.stmt if m.body.kind.name == "Timed" else m.body
                 assigned = assigned_vars(stmt)
-                blk = Block(assigned, _outer(p, refs, drivers, ports, (a, b)))
+                outer = _outer(p, refs, drivers, ports, (a, b))
+                blk = Block(assigned, outer)
                 blk.run(stmt)
                 roots = [assemble(blk.env[n]) for n in assigned]
                 if any(has_undef(r) for r in roots):
                     raise Unsupported("a variable is not assigned on every path (latch)")
                 found.append(Site(label, "always", (a, b), [(n, w) for n, w in assigned.items()], roots,
-                                  line=_line(p, a), at=a))
+                                  inlined=list(outer.inlined), line=_line(p, a), at=a))
         except (Unsupported, AttributeError, RecursionError) as e:
             skipped[f"{k} at line {_line(p, p.span(m.syntax)[0]) if m.syntax is not None else '?'}"] = str(e)
     return found, skipped
@@ -265,6 +272,7 @@ def _outer(p, refs, drivers, ports, span):
     """Signal lookup for a site: inline a net whose every reference lies inside the site and is driven once."""
     a, b = span
     busy = set()
+    inlined = lookup_inlined = []
 
     def lookup(sym):
         name = sym.name
@@ -274,8 +282,12 @@ def _outer(p, refs, drivers, ports, span):
                 and all(a <= o < b for o in inside)):
             busy.add(name)
             try:
-                return Reader(lookup).expr(drivers[name])
+                t = Reader(lookup).expr(drivers[name][0])
+                if drivers[name][1] and name not in [n for n, _ in inlined]:
+                    inlined.append((name, drivers[name][1]))
+                return t
             finally:
                 busy.discard(name)
         return ("var", w, name)
+    lookup.inlined = lookup_inlined
     return lookup
