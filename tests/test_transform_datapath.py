@@ -111,3 +111,37 @@ def test_no_site_is_fast_and_empty():
 def test_parse_error_raises():
     with pytest.raises(T.ParseError):
         T.REGISTRY["datapath"].options(T.Design("module x(; endmodule", "x")) if T.kinds() else None
+
+
+CHAIN = """module chain (input [7:0] a, b, c, d, e, f, g, h, output [7:0] y, output [7:0] m);
+    assign y = a + b + c + d + e + f + g + h;
+    wire [7:0] m1 = (a > b) ? a : b;
+    wire [7:0] m2 = (m1 > c) ? m1 : c;
+    assign m = (m2 > d) ? m2 : d;
+endmodule
+"""
+
+
+def test_chains_rebalanced_and_proven():
+    d = T.Design(CHAIN, "chain")
+    opts = {o.site.split(" (")[0]: o for o in T.options(d, ["datapath"]) if o.params["mode"] == "delay"}
+    assert "assign y" in opts and "assign m" in opts, list(opts)
+    y = T.apply(d, opts["assign y"])
+    assert "((a + b) + (c + d)) + ((e + f) + (g + h))" in y.replace("\n", " ")
+    m = T.apply(d, opts["assign m"])
+    assert "wire [7:0] m1" not in m and "wire [7:0] m2" not in m     # the chain's wires went with it
+    for new in (y, m):
+        assert evaluate(_job("chain", CHAIN), {"chain.v": new}).equiv_status == "proven"
+
+
+def test_shared_alu_task_option_proven_better():
+    from designs import load_task
+    task = load_task("shared_alu")
+    code = "\n".join(task.reference_sources().values())
+    d = T.Design(code, task.top, pdk=task.pdk)
+    area = [o for o in T.options(d, ["datapath"]) if o.params["mode"] == "area"]
+    assert area and "addsub" in area[0].label
+    job = task.flow_job().replace(stages=("equiv", "synth", "sta"))
+    ref = evaluate(job.replace(ref={}), {"shared_alu.v": code})
+    rep = evaluate(job, {"shared_alu.v": T.apply(d, area[0])})
+    assert rep.equiv_status == "proven" and rep.area_um2 < 0.8 * ref.area_um2

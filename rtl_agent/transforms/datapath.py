@@ -22,6 +22,7 @@ from .syntax import splice
 ARITH = ("add", "sub", "addsub", "mul", "shl", "shr", "sra", "lt", "slt", "eq", "max", "min")
 BUDGET_S = 2.0          # per design, over all sites
 NODE_CAP = 4000
+DELAY_NODES = 1500
 
 
 def op_counts(roots) -> dict:
@@ -69,11 +70,13 @@ class Datapath(Transform):
             if left <= 0.05:
                 break
             try:
-                res = egraph.saturate(site.roots, node_cap=NODE_CAP, seconds=min(left, 1.0))
+                res = egraph.saturate(site.roots, node_cap=NODE_CAP, seconds=min(left, 0.8))
             except ValueError:
                 continue
             seen = set()
-            for mode in ("area", "delay"):
+            # the delay-first extraction is the slower one and egglog's extractor fails on it more often as the
+            # graph grows: only on small graphs
+            for mode in ("area", "delay") if res.nodes <= DELAY_NODES else ("area",):
                 m = Model.for_pdk(d.pdk, mode)
                 try:
                     best = egraph.extract(res, m)
@@ -134,12 +137,16 @@ def rewrite(p, site, best, mode: str) -> str:
     if site.kind == "always":
         body = [f"{ind}    {lhs} = {e};" for (lhs, _), e in zip(site.outputs, exprs)]
         text = f"\n{ind}".join(head) + f"\n{ind}always @* begin\n" + "\n".join(body) + f"\n{ind}end"
-        # the nets read only here were inlined into the new form: their drivers are dead, remove them
-        dead = [(x, y, "") for _, (x, y) in site.inlined if y <= site.span[0] or x >= site.span[1]]
-        return splice(p.code, [(site.span[0], site.span[1], text)] + _whole_lines(p.code, dead))
+        return splice(p.code, [(site.span[0], site.span[1], text)] + _dead(p.code, site, site.span))
     start = p.code.rfind("\n", 0, site.at) + 1
     return splice(p.code, [(start, start, "".join(f"{ind}{x}\n" for x in head)),
-                           (site.span[0], site.span[1], exprs[0])])
+                           (site.span[0], site.span[1], exprs[0])] + _dead(p.code, site, (start, site.span[1])))
+
+
+def _dead(code: str, site, keep) -> list:
+    """The nets read only by this site were inlined into its new form: their drivers are dead, remove them."""
+    dead = [(x, y, "") for _, (x, y) in site.inlined if y <= keep[0] or x >= keep[1]]
+    return [e for e in _whole_lines(code, dead) if e[1] <= keep[0] or e[0] >= keep[1]]
 
 
 def _whole_lines(code: str, edits) -> list:

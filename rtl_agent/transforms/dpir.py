@@ -217,8 +217,8 @@ class Printer:
         if op == "addsub":
             a, b = self.operand(t[3], w), self.operand(t[4], w)
             return f"{self.self_det(t[2])} ? {a} - {b} : {a} + {b}", w
-        if op in ("max", "min"):
-            a, b = self.operand(t[2], w), self.operand(t[3], w)
+        if op in ("max", "min"):        # each operand is printed twice: a name, not a copy of its logic
+            a, b = (self.leaf(k) if k[0] == "var" else self.name(k) for k in t[2:4])
             return (f"({a} > {b}) ? {a} : {b}" if op == "max" else f"({a} < {b}) ? {a} : {b}"), w
         if op in ("eq", "lt"):
             return f"{self.self_det(t[2])} {'==' if op == 'eq' else '<'} {self.self_det(t[3])}", 1

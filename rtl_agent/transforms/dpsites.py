@@ -238,18 +238,20 @@ def sites(p):
                 a, b = p.span(syn.parent) if syn.parent is not None else p.span(syn)
                 lookup = _outer(p, refs, drivers, ports, (a, b))
                 rhs = Reader(lookup).expr(m.assignment.right)
+                gone = list(lookup.inlined)
                 lhs = p.text(m.assignment.left.syntax)
                 label = f"assign {lhs} (line {_line(p, a)})"
                 found.append(Site(label, "assign", p.span(m.assignment.right.syntax), [(lhs, rhs[1])], [rhs],
-                                  line=_line(p, a), at=a))
+                                  inlined=gone, line=_line(p, a), at=a))
             elif k == "Net" and m.initializer is not None:
                 decl = m.syntax.parent
                 a, b = p.span(decl)
                 lookup = _outer(p, refs, drivers, ports, p.span(m.initializer.syntax))
                 rhs = Reader(lookup).expr(m.initializer)
+                gone = list(lookup.inlined)
                 label = f"wire {m.name} (line {_line(p, a)})"
                 found.append(Site(label, "decl", p.span(m.initializer.syntax), [(m.name, rhs[1])], [rhs],
-                                  line=_line(p, a), at=a))
+                                  inlined=gone, line=_line(p, a), at=a))
             elif k == "ProceduralBlock" and _is_comb(m):
                 a, b = p.span(m.syntax)
                 label = f"always (line {_line(p, a)})"
@@ -269,25 +271,29 @@ def sites(p):
 
 
 def _outer(p, refs, drivers, ports, span):
-    """Signal lookup for a site: inline a net whose every reference lies inside the site and is driven once."""
-    a, b = span
-    busy = set()
-    inlined = lookup_inlined = []
+    """Signal lookup for a site: inline a net driven once whose every reference lies inside the site or inside
+    the drivers already inlined into it (so a chain of wires, each read once by the next, is read whole)."""
+    busy, inlined, spans = set(), [], [span]
+
+    def inside(o):
+        return any(a <= o < b for a, b in spans)
 
     def lookup(sym):
         name = sym.name
         w = int(sym.type.bitWidth)
-        inside = [o for n, o in refs if n == name]
-        if (name in drivers and name not in ports and name not in busy and inside
-                and all(a <= o < b for o in inside)):
+        where = [o for n, o in refs if n == name]
+        if name in drivers and name not in ports and name not in busy and where and all(map(inside, where)):
+            expr, stmt = drivers[name]
             busy.add(name)
+            if expr.syntax is not None:
+                spans.append(p.span(expr.syntax))
             try:
-                t = Reader(lookup).expr(drivers[name][0])
-                if drivers[name][1] and name not in [n for n, _ in inlined]:
-                    inlined.append((name, drivers[name][1]))
-                return t
+                t = Reader(lookup).expr(expr)
             finally:
                 busy.discard(name)
+            if stmt and name not in [n for n, _ in inlined]:
+                inlined.append((name, stmt))
+            return t
         return ("var", w, name)
-    lookup.inlined = lookup_inlined
+    lookup.inlined = inlined
     return lookup
