@@ -1,0 +1,347 @@
+"""Re-encode a finite-state machine: binary (minimal width), one-hot or Gray.
+
+An FSM here is a group of variables (the state register and the next-state variables it is loaded from) that is
+clean: every value a member is assigned is a constant (a parameter/localparam or a literal) or another member
+(through `?:` arms), and every read of a member is a case selector whose items are such constants, a `==`/`!=`
+against one, or a value copied into another member. Then the codes can change freely: the constants' values (and
+literals in place) and the members' widths are rewritten, and for one-hot the comparisons may become bit tests
+(`state == S` -> `state[i]`, `case (state) S:` -> `case (1'b1) state[i]:`). A register with arithmetic, bit
+selects, a port or a constant shared with other logic is not clean and gets no option. Codes are numbered in
+the order of the old values (the reset state is usually the smallest). The flow proves the result or rejects it:
+the new codes differ from the old ones in states unreachable from reset, which only a sequential proof closes.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import register
+from .base import Design, Option, Transform, TransformError
+from .syntax import splice, syntax, walk
+
+ENCODINGS = ("binary", "onehot", "gray")
+_LIT = re.compile(r"^\s*(\d+)?\s*'\s*[sS]?\s*([bBoOdDhH])\s*([0-9a-fA-F_]+)\s*$")
+_BASES = {"b": 2, "o": 8, "d": 10, "h": 16}
+_CMP = {"EqualityExpression": "==", "InequalityExpression": "!=", "CaseEqualityExpression": "==",
+        "CaseInequalityExpression": "!="}
+_ASSIGN = ("AssignmentExpression", "NonblockingAssignmentExpression")
+
+
+def _nodes(lst):
+    return [d for d in lst if isinstance(d, syntax.SyntaxNode)]
+
+
+def literal_value(text: str) -> int | None:
+    """The value of a Verilog integer literal without x/z (`3'd4`, `5'b0_0001`, `12`), else None."""
+    t = text.strip()
+    if re.fullmatch(r"\d[\d_]*", t):
+        return int(t.replace("_", ""))
+    m = _LIT.match(t)
+    if not m:
+        return None
+    try:
+        return int(m.group(3).replace("_", ""), _BASES[m.group(2).lower()])
+    except ValueError:
+        return None
+
+
+@dataclass
+class Fsm:
+    members: list                       # variable names, the clocked register first
+    width: int
+    values: list                        # the distinct codes, ascending (index = new code number)
+    consts: dict = field(default_factory=dict)   # param name -> value
+    literals: list = field(default_factory=list)  # (start, end, value) of literal codes in the text
+    selectors: list = field(default_factory=list)  # CaseStatement nodes on a member (for one-hot bit tests)
+    compares: list = field(default_factory=list)   # (node, member text, const value, op)
+
+
+def codes(encoding: str, n: int) -> tuple[int, list]:
+    """(width, [code of state i]) of an encoding of n states."""
+    if encoding == "onehot":
+        return n, [1 << i for i in range(n)]
+    w = max(1, (n - 1).bit_length())
+    if encoding == "gray":
+        return w, [i ^ (i >> 1) for i in range(n)]
+    return w, list(range(n))
+
+
+class _Scan:
+    """One pass over the top module: every identifier's uses, the parameters, the variables."""
+
+    def __init__(self, p):
+        self.p = p
+        syms = p.symbols()
+        self.ports = {x.name for x in (p.body.portList if p.body is not None else ())}
+        self.params = {}
+        for name, s in syms.items():
+            if s.kind.name == "Parameter" and s.value is not None and not s.value.hasUnknown():
+                try:
+                    self.params[name] = int(s.value.value)
+                except (TypeError, ValueError):
+                    pass
+        self.variables = {n for n, s in syms.items() if s.kind.name == "Variable" and n not in self.ports}
+        self.uses: dict[str, list] = {}
+        for n in walk(p.module):
+            if n.kind.name == "IdentifierName":
+                self.uses.setdefault(n.identifier.valueText, []).append(n)
+
+    def const(self, node) -> int | None:
+        node = _unparen(node)
+        if node.kind.name == "IdentifierName":
+            return self.params.get(node.identifier.valueText)
+        if node.kind.name in ("IntegerVectorExpression", "IntegerLiteralExpression"):
+            return literal_value(self.p.text(node))
+        return None
+
+
+def _unparen(n):
+    while n.kind.name == "ParenthesizedExpression":
+        n = n.expression
+    return n
+
+
+def _up(n):
+    """The node's parent, skipping parentheses, and the child that leads there."""
+    child, par = n, n.parent
+    while par is not None and par.kind.name == "ParenthesizedExpression":
+        child, par = par, par.parent
+    return child, par
+
+
+def _target(p, n):
+    """The assignment that value node n flows into through `?:` arms: (assignment, lhs name) or None."""
+    child, par = _up(n)
+    while par is not None and par.kind.name == "ConditionalExpression":
+        if child is par.predicate:
+            return None
+        child, par = _up(par)
+    if par is None or par.kind.name not in _ASSIGN or child is par.left:
+        return None
+    lhs = par.left
+    return (par, lhs.identifier.valueText) if lhs.kind.name == "IdentifierName" else None
+
+
+def _leaves(n):
+    n = _unparen(n)
+    if n.kind.name == "ConditionalExpression":
+        return _leaves(n.left) + _leaves(n.right)
+    return [n]
+
+
+def _clocked(n) -> bool:
+    while n is not None and n.kind.name not in ("AlwaysBlock", "AlwaysFFBlock", "AlwaysCombBlock",
+                                                   "AlwaysLatchBlock", "ContinuousAssign"):
+        n = n.parent
+    if n is None or n.kind.name != "AlwaysBlock":
+        return n is not None and n.kind.name == "AlwaysFFBlock"
+    tc = getattr(n.statement, "timingControl", None)
+    return tc is not None and bool(re.search(r"\b(posedge|negedge)\b", str(tc)))
+
+
+class _Group:
+    """Checks one group of variables and collects what a re-encoding rewrites."""
+
+    def __init__(self, scan, group):
+        self.scan, self.group, self.p = scan, set(group), scan.p
+        self.fsm = Fsm(members=[], width=0, values=[])
+        self.accepted, self.values, self.clocked = set(), set(), []
+
+    def code(self, node) -> bool:
+        c = self.scan.const(node)
+        if c is None:
+            return False
+        node = _unparen(node)
+        self.accepted.add(self.p.span(node))
+        self.values.add(c)
+        if node.kind.name == "IdentifierName":
+            self.fsm.consts[node.identifier.valueText] = c
+        else:
+            self.fsm.literals.append((*self.p.span(node), c))
+        return True
+
+    def use(self, m, n) -> bool:
+        child, par = _up(n)
+        k = par.kind.name if par is not None else ""
+        if k in _ASSIGN and child is par.left:
+            if _clocked(par) and m not in self.clocked:
+                self.clocked.append(m)
+            return all((leaf.kind.name == "IdentifierName" and leaf.identifier.valueText in self.group)
+                       or self.code(leaf) for leaf in _leaves(par.right))
+        if k == "CaseStatement" and child is par.expr:
+            if par.caseKeyword.valueText != "case":
+                return False
+            for item in _nodes(par.items):
+                if item.kind.name == "StandardCaseItem":
+                    if not all(self.code(e) for e in _nodes(item.expressions)):
+                        return False
+                elif item.kind.name != "DefaultCaseItem":
+                    return False
+            self.fsm.selectors.append(par)
+            return True
+        if k in _CMP:
+            other = par.right if child is par.left else par.left
+            if not self.code(other):
+                return False
+            self.fsm.compares.append((par, m, self.scan.const(other), _CMP[k]))
+            return True
+        if k in ("SignalEventExpression", "EventControl"):
+            return True
+        t = _target(self.p, n)
+        return t is not None and t[1] in self.group
+
+    def check(self) -> Fsm | None:
+        widths = {self.p.width(m) for m in self.group}
+        if len(widths) != 1 or None in widths:
+            return None
+        for m in sorted(self.group):
+            if not all(self.use(m, n) for n in self.scan.uses.get(m, [])):
+                return None
+        for name in self.fsm.consts:       # a constant that other logic reads would change its meaning
+            if any(self.p.span(n) not in self.accepted for n in self.scan.uses.get(name, [])):
+                return None
+        if not self.clocked or len(self.values) < 2:
+            return None
+        self.fsm.members = self.clocked + sorted(self.group - set(self.clocked))
+        self.fsm.width, self.fsm.values = widths.pop(), sorted(self.values)
+        return self.fsm
+
+
+def find_fsms(p) -> list[Fsm]:
+    """Every clean FSM of the parsed top module (see the module's docstring)."""
+    scan = _Scan(p)
+    parent = {v: v for v in scan.variables}
+
+    def root(v):
+        while parent[v] != v:
+            v = parent[v]
+        return v
+    for v in scan.variables:
+        for n in scan.uses.get(v, []):
+            t = _target(p, n)
+            if t is not None and t[1] in parent:
+                parent[root(v)] = root(t[1])
+    groups: dict[str, set] = {}
+    for v in scan.variables:
+        groups.setdefault(root(v), set()).add(v)
+    found = [_Group(scan, g).check() for _, g in sorted(groups.items())]
+    return [f for f in found if f is not None]
+
+
+def _lit(width: int, value: int, encoding: str) -> str:
+    return f"{width}'d{value}" if encoding == "binary" else f"{width}'b{value:0{width}b}"
+
+
+def _range(type_text: str, width: int) -> str:
+    new = f"[{width - 1}:0]"
+    if "[" in type_text:
+        return re.sub(r"\[[^\]]*\]", new, type_text, count=1)
+    return f"{type_text} {new}".strip()
+
+
+def _declarations(p, fsm, width, consts_new, encoding):
+    """Edits of the members' and constants' declarations."""
+    edits, members = [], set(fsm.members)
+    for n in walk(p.module):
+        k = n.kind.name
+        if k == "DataDeclaration":
+            decls = _nodes(n.declarators)
+            mine = [d for d in decls if d.name.valueText in members]
+            if not mine:
+                continue
+            tt = p.text(n.type)
+            if not re.match(r"(reg|logic|bit)\b", tt):
+                raise TransformError(f"state variable of type {tt!r}")
+            if len(mine) == len(decls):
+                edits.append((*p.span(n.type), _range(tt, width)))
+            else:
+                rest = ", ".join(p.text(d) for d in decls if d.name.valueText not in members)
+                ours = ", ".join(p.text(d) for d in mine)
+                if any(d.initializer is not None for d in mine):
+                    raise TransformError("a state variable with an initializer")
+                edits.append((*p.span(n), f"{_range(tt, width)} {ours}; {tt} {rest};"))
+        elif k == "ParameterDeclaration":
+            decls = _nodes(n.declarators)
+            mine = [d for d in decls if d.name.valueText in consts_new]
+            if not mine:
+                continue
+            for d in mine:
+                edits.append((*p.span(d.initializer.expr), _lit(width, consts_new[d.name.valueText], encoding)))
+            tt = p.text(n.type) if n.type is not None else ""
+            if "[" in tt:
+                if len(mine) != len(decls):
+                    raise TransformError("a ranged parameter declaration shared with other constants")
+                edits.append((*p.span(n.type), _range(tt, width)))
+    return edits
+
+
+def rewrite(p, fsm: Fsm, encoding: str, bit_tests: bool = False) -> str:
+    """The design with fsm re-encoded."""
+    width, cs = codes(encoding, len(fsm.values))
+    new = dict(zip(fsm.values, cs))
+    consts_new = {name: new[v] for name, v in fsm.consts.items()}
+    edits = {(a, b): t for a, b, t in _declarations(p, fsm, width, consts_new, encoding)}
+    for a, b, v in fsm.literals:
+        edits[(a, b)] = _lit(width, new[v], encoding)
+    if bit_tests and encoding == "onehot":
+        for node, m, v, op in fsm.compares:
+            edits[p.span(node)] = f"{'!' if op == '!=' else ''}{m}[{cs.index(new[v])}]"
+        for case in fsm.selectors:
+            m = _unparen(case.expr).identifier.valueText
+            edits[p.span(case.expr)] = "1'b1"
+            for item in _nodes(case.items):
+                if item.kind.name == "StandardCaseItem":
+                    for e in _nodes(item.expressions):
+                        edits[p.span(e)] = f"{m}[{cs.index(new[_value(p, fsm, e)])}]"
+    spans = sorted(edits)
+    kept = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
+    return splice(p.code, [(a, b, edits[(a, b)]) for a, b in kept])
+
+
+def _value(p, fsm, e) -> int:
+    e = _unparen(e)
+    if e.kind.name == "IdentifierName":
+        return fsm.consts[e.identifier.valueText]
+    return literal_value(p.text(e))
+
+
+def current(fsm: Fsm) -> str | None:
+    for enc in ENCODINGS:
+        if codes(enc, len(fsm.values)) == (fsm.width, fsm.values):
+            return enc
+    return None
+
+
+class FsmEncode(Transform):
+    name = "fsm_encode"
+    summary = "re-encode a clean FSM's state register: binary, one-hot or Gray"
+
+    def options(self, d: Design) -> list[Option]:
+        out = []
+        for fsm in find_fsms(d.parsed()):
+            site, n, cur = fsm.members[0], len(fsm.values), current(fsm)
+            for enc in ENCODINGS:
+                w, cs = codes(enc, n)
+                same = (w, cs) == (fsm.width, fsm.values)
+                if enc == "gray" and n <= 2:
+                    continue
+                if not same:
+                    out.append(self.option(site, f"{site}: re-encode the {n}-state FSM ({cur or 'custom'} codes, "
+                                                 f"{fsm.width} bits) as {enc}", encoding=enc, bit_tests=False))
+                if enc == "onehot" and (fsm.compares or fsm.selectors):   # also for one that is one-hot already
+                    out.append(self.option(site, f"{site}: re-encode the {n}-state FSM as one-hot with bit "
+                                                 f"tests ({site} == S -> {site}[i])", encoding=enc, bit_tests=True))
+        return out
+
+    def apply(self, d: Design, o: Option) -> str:
+        p = d.parsed()
+        fsm = next((f for f in find_fsms(p) if f.members[0] == o.site), None)
+        if fsm is None:
+            raise TransformError(f"no clean FSM on {o.site!r}")
+        enc = o.params.get("encoding")
+        if enc not in ENCODINGS:
+            raise TransformError(f"unknown encoding {enc!r}")
+        return rewrite(p, fsm, enc, bool(o.params.get("bit_tests")))
+
+
+register(FsmEncode())
