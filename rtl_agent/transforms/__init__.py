@@ -20,7 +20,7 @@ def register(t: Transform) -> Transform:
 
 
 # the kinds' modules, in menu order: a new kind is a module and its name here
-KIND_MODULES = ("fsm_encode",)
+KIND_MODULES = ("fsm_encode", "idle")
 
 
 def _load():
