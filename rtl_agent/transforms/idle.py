@@ -10,6 +10,8 @@ For each register assigned in a clocked always block, the options are:
     no_hold            every `if` in its update that leaves it unassigned on one branch takes the other branch
                        unconditionally (`if (en) r <= d;` -> `r <= d;`, explicit `r <= r;` holds go too)
     no_reset_no_hold   both
+    no_gate            an update that selects zero or a value (`r <= en ? d : 0`) loads the value (`r <= d`)
+    no_reset_no_gate   both
 The register's statements are sliced out of the block (its if/case structure kept, other registers' assignments
 dropped) and the rest of the block keeps everything else. Blocks with blocking assignments are left alone.
 Most options are wrong for a given register; the proof decides which are not.
@@ -22,7 +24,7 @@ from . import register
 from .base import Design, Option, Transform, TransformError
 from .syntax import splice, syntax, walk
 
-MODES = ("no_reset", "no_hold", "no_reset_no_hold")
+MODES = ("no_reset", "no_hold", "no_reset_no_hold", "no_gate", "no_reset_no_gate")
 _RESET_NAME = re.compile(r"(rst|reset|clr|clear)", re.I)
 
 
@@ -59,11 +61,25 @@ def _assigned(p, stmt) -> set:
     return out
 
 
+def _zero(n) -> bool:
+    t = n.kind.name in ("IntegerVectorExpression", "IntegerLiteralExpression") and str(n).strip()
+    return bool(t) and re.fullmatch(r"(\d*\s*'\s*[sS]?[bBoOdDhH]\s*)?[0_]+", t) is not None
+
+
+def _ungated(rhs):
+    """The value of a `c ? v : 0` / `c ? 0 : v` update, else None."""
+    rhs = _unparen(rhs)
+    if rhs.kind.name != "ConditionalExpression":
+        return None
+    a, b = _unparen(rhs.left), _unparen(rhs.right)
+    return a if _zero(b) else b if _zero(a) else None
+
+
 class _Slicer:
     """The text of a statement restricted to the assignments of the registers `keep` accepts."""
 
-    def __init__(self, p, keep, no_hold=False):
-        self.p, self.keep, self.no_hold = p, keep, no_hold
+    def __init__(self, p, keep, no_hold=False, no_gate=False):
+        self.p, self.keep, self.no_hold, self.no_gate = p, keep, no_hold, no_gate
 
     def __call__(self, s) -> str | None:
         k, p = s.kind.name, self.p
@@ -85,7 +101,8 @@ class _Slicer:
                 raise TransformError("a concatenated target mixing registers")
             if not any(mine) or (self.no_hold and p.text(s.expr.left).strip() == p.text(s.expr.right).strip()):
                 return None
-            return p.text(s)
+            kept = _ungated(s.expr.right) if self.no_gate else None
+            return p.text(s) if kept is None else f"{p.text(s.expr.left)} <= {p.text(kept)};"
         if k == "ForLoopStatement":
             regs = _assigned(p, s.statement)
             mine = [self.keep(r) for r in regs]
@@ -138,7 +155,7 @@ class _Block:
         top = self.body
         while top.kind.name == "SequentialBlockStatement" and len(_nodes(top.items)) == 1:
             top = _nodes(top.items)[0]
-        self.reset, self.rest = None, self.body
+        self.reset, self.rest, self.top = None, self.body, top
         if top.kind.name == "ConditionalStatement":
             names = {n.identifier.valueText for n in walk(top.predicate) if n.kind.name == "IdentifierName"}
             edges = {p.text(e.expr).strip() for e in self.events}
@@ -175,10 +192,19 @@ def rewrite(p, reg: str, mode: str) -> str:
         raise TransformError(f"{reg!r} is not a register of a clocked block this kind reads")
     if mode not in MODES:
         raise TransformError(f"unknown mode {mode!r}")
-    drop_reset, no_hold = mode != "no_hold", mode != "no_reset"
+    drop_reset, no_hold, no_gate = mode.startswith("no_reset"), mode.endswith("no_hold"), mode.endswith("no_gate")
     if drop_reset and b.reset is None:
         raise TransformError(f"{reg!r} has no reset")
-    mine = _Slicer(p, lambda r: r == reg, no_hold)(b.rest if drop_reset else b.body)
+    keep = lambda r: r == reg  # noqa: E731
+    if b.reset is not None and not drop_reset:     # the reset `if` stays whole: only the update loses holds
+        at_reset = _Slicer(p, keep)(b.top.statement)
+        if at_reset is None:
+            raise TransformError(f"{reg!r} has no reset to keep")
+        update = _Slicer(p, keep, no_hold, no_gate)(b.rest)
+        head = p.code[p.span(b.top)[0]:p.span(b.top.statement)[0]]
+        mine = None if update is None else f"{head}{at_reset}\nelse {update}"
+    else:
+        mine = _Slicer(p, keep, no_hold, no_gate)(b.rest if drop_reset else b.body)
     if mine is None:
         raise TransformError(f"{reg!r} is only assigned in its reset")
     ours = b.header(not drop_reset) + mine
@@ -193,7 +219,7 @@ class Idle(Transform):
     summary = "drop a register's reset or its hold (enable) where no output observes it"
 
     def options(self, d: Design) -> list[Option]:
-        p, out = d.parsed(), []
+        p, out, seen = d.parsed(), [], {_norm(d.code)}
         for b in blocks(p):
             for reg in sorted(b.regs):
                 for mode in MODES:
@@ -201,9 +227,10 @@ class Idle(Transform):
                         new = rewrite(p, reg, mode)
                     except TransformError:
                         continue
-                    if mode != "no_reset" and not _has_hold(p, b, reg):
+                    if mode.endswith(("no_hold", "no_gate")) and not _changes(p, b, reg, mode.endswith("no_gate")):
                         continue
-                    if new != p.code and _differs(new, p.code):
+                    if _norm(new) not in seen:      # the same text as the design or as another option
+                        seen.add(_norm(new))
                         out.append(self.option(reg, f"{reg}: {mode.replace('_', ' ')}", mode=mode))
         return out
 
@@ -211,15 +238,18 @@ class Idle(Transform):
         return rewrite(d.parsed(), o.site, o.params.get("mode"))
 
 
-def _has_hold(p, b, reg) -> bool:
+def _changes(p, b, reg, gate: bool) -> bool:
+    """Whether dropping holds (gate False) or zero gates (gate True) changes the register's statements."""
     keep = lambda r: r == reg  # noqa: E731
-    return _Slicer(p, keep, True)(b.body) != _Slicer(p, keep, False)(b.body)
+    return _Slicer(p, keep, not gate, gate)(b.body) != _Slicer(p, keep)(b.body)
 
 
-def _differs(a: str, b: str) -> bool:
-    """False when a rewrite only reformatted the block (no hold to remove: the same statements)."""
-    norm = lambda t: re.sub(r"\s+", " ", re.sub(r"\bbegin\b|\bend\b", "", t)).strip()  # noqa: E731
-    return norm(a) != norm(b)
+def _norm(t: str) -> str:
+    """The text without layout, `begin`/`end` and block order: a rewrite that only moved or re-wrapped the
+    register's statements (nothing to drop) is no option."""
+    t = re.sub(r"\bbegin\b|\bend\b", " ", t)
+    blocks_ = re.split(r"\balways\b", t)
+    return " ".join(sorted(" ".join(b.split()) for b in blocks_))
 
 
 register(Idle())
