@@ -83,7 +83,7 @@ class _Scan:
         self.variables = {n for n, s in syms.items() if s.kind.name == "Variable" and n not in self.ports}
         self.uses: dict[str, list] = {}
         for n in walk(p.module):
-            if n.kind.name == "IdentifierName":
+            if n.kind.name in ("IdentifierName", "IdentifierSelectName"):     # x and x[i]
                 self.uses.setdefault(n.identifier.valueText, []).append(n)
 
     def const(self, node) -> int | None:
@@ -161,6 +161,8 @@ class _Group:
         return True
 
     def use(self, m, n) -> bool:
+        if n.kind.name != "IdentifierName":
+            return False                    # a bit or part select reads the code itself
         child, par = _up(n)
         k = par.kind.name if par is not None else ""
         if k in _ASSIGN and child is par.left:
