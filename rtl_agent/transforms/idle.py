@@ -28,6 +28,10 @@ MODES = ("no_reset", "no_hold", "no_reset_no_hold", "no_gate", "no_reset_no_gate
 _RESET_NAME = re.compile(r"(rst|reset|clr|clear)", re.I)
 
 
+def _indent(text: str) -> str:
+    return "\n".join("  " + ln if ln else ln for ln in text.split("\n"))
+
+
 def _nodes(lst):
     return [d for d in lst if isinstance(d, syntax.SyntaxNode)]
 
@@ -89,7 +93,7 @@ class _Slicer:
             parts = [x for x in (self(i) for i in _nodes(s.items)) if x is not None]
             if not parts:
                 return None
-            return "begin\n" + "\n".join(parts) + "\nend"
+            return "begin\n" + _indent("\n".join(parts)) + "\nend"
         if k == "ConditionalStatement":
             return self.conditional(s)
         if k == "CaseStatement":
@@ -209,8 +213,11 @@ def rewrite(p, reg: str, mode: str) -> str:
         raise TransformError(f"{reg!r} is only assigned in its reset")
     ours = b.header(not drop_reset) + mine
     others = _Slicer(p, lambda r: r != reg)(b.body)
-    new = ours if others is None else b.header(True) + others + "\n" + ours
     a, e = p.span(b.node)
+    col = a - (p.code.rfind("\n", 0, a) + 1)
+    ours = ours.replace("\n", "\n" + " " * col)
+    new = ours if others is None else b.header(True) + others.replace("\n", "\n" + " " * col) + "\n\n" + \
+        " " * col + ours
     return splice(p.code, [(a, e, new)])
 
 
