@@ -101,4 +101,40 @@ def test_project_fsm_task_reencoded_and_proven():
     rep = evaluate(t.flow_job(stages=("lint", "sim", "equiv"), use_cache=False),
                    {f"{t.top}.v": apply(Design(ref, t.top), gray)})
     assert rep.ok and rep.equiv_status == "proven"
-    assert _opts("".join(load_task("fsm_onehot").reference_sources().values()), "fsm_onehot") == []
+
+
+SHIFT = """module s(input clk, input rst, input go, output y, output busy);
+  reg [3:0] ph;
+  always @(posedge clk)
+    if (rst) ph <= 4'b0001;
+    else if (ph[0]) ph <= go ? 4'b0010 : ph;
+    else if (ph[3]) ph <= 4'b0001;
+    else ph <= ph << 1;
+  assign y = ph[2];
+  assign busy = !ph[0];
+endmodule
+"""
+
+
+@pytest.mark.requires("yosys")
+def test_shifted_one_hot_register_becomes_a_counter():
+    from designs import load_task
+    t = load_task("fsm_onehot")
+    ref = "".join(t.reference_sources().values())
+    (o,) = _opts(ref, t.top)
+    assert o.params == {"encoding": "counter"} and o.site == "state"
+    out = apply(Design(ref, t.top), o)
+    assert "reg [3:0] state;" in out and "state <= state + 4'd1;" in out and "(state == 4'd10)" in out
+    rep = evaluate(t.flow_job(stages=("lint", "equiv"), use_cache=False), {f"{t.top}.v": out})
+    assert rep.equiv_status == "proven"
+    # small: 4 one-hot bits -> 2 counter bits, proven
+    (o,) = _opts(SHIFT, "s")
+    job = FlowJob(top="s", ref={"ref.v": SHIFT}, stages=("lint", "equiv"), use_cache=False)
+    assert evaluate(job, {"s.v": apply(Design(SHIFT, "s"), o)}).equiv_status == "proven"
+    # soundness: without the wrap back to bit 0 the one-hot register shifts out to zero (no bit set, busy
+    # stays 1), while the 2-bit counter wraps to 0 (== bit 0, busy 0): the flow rejects it
+    runs_out = SHIFT.replace("else if (ph[3]) ph <= 4'b0001;\n", "")
+    (o,) = _opts(runs_out, "s")
+    rep = evaluate(job.replace(ref={"ref.v": runs_out}), {"s.v": apply(Design(runs_out, "s"), o)})
+    assert rep.failed_stage == "equiv" and rep.equiv_status == "counterexample"
+    assert _opts(SHIFT.replace("assign y = ph[2];", "assign y = ^ph;"), "s") == []   # the code itself is read

@@ -17,32 +17,13 @@ from dataclasses import dataclass, field
 
 from . import register
 from .base import Design, Option, Transform, TransformError
-from .syntax import splice, syntax, walk
+from .fsm_common import ASSIGN, Scan, clocked, leaves, literal_value, nodes, target, unparen, up
+from .fsm_shift import find_shift_regs, to_counter
+from .syntax import splice, walk
 
 ENCODINGS = ("binary", "onehot", "gray")
-_LIT = re.compile(r"^\s*(\d+)?\s*'\s*[sS]?\s*([bBoOdDhH])\s*([0-9a-fA-F_]+)\s*$")
-_BASES = {"b": 2, "o": 8, "d": 10, "h": 16}
 _CMP = {"EqualityExpression": "==", "InequalityExpression": "!=", "CaseEqualityExpression": "==",
         "CaseInequalityExpression": "!="}
-_ASSIGN = ("AssignmentExpression", "NonblockingAssignmentExpression")
-
-
-def _nodes(lst):
-    return [d for d in lst if isinstance(d, syntax.SyntaxNode)]
-
-
-def literal_value(text: str) -> int | None:
-    """The value of a Verilog integer literal without x/z (`3'd4`, `5'b0_0001`, `12`), else None."""
-    t = text.strip()
-    if re.fullmatch(r"\d[\d_]*", t):
-        return int(t.replace("_", ""))
-    m = _LIT.match(t)
-    if not m:
-        return None
-    try:
-        return int(m.group(3).replace("_", ""), _BASES[m.group(2).lower()])
-    except ValueError:
-        return None
 
 
 @dataclass
@@ -66,79 +47,6 @@ def codes(encoding: str, n: int) -> tuple[int, list]:
     return w, list(range(n))
 
 
-class _Scan:
-    """One pass over the top module: every identifier's uses, the parameters, the variables."""
-
-    def __init__(self, p):
-        self.p = p
-        syms = p.symbols()
-        self.ports = {x.name for x in (p.body.portList if p.body is not None else ())}
-        self.params = {}
-        for name, s in syms.items():
-            if s.kind.name == "Parameter" and s.value is not None and not s.value.hasUnknown():
-                try:
-                    self.params[name] = int(s.value.value)
-                except (TypeError, ValueError):
-                    pass
-        self.variables = {n for n, s in syms.items() if s.kind.name == "Variable" and n not in self.ports}
-        self.uses: dict[str, list] = {}
-        for n in walk(p.module):
-            if n.kind.name in ("IdentifierName", "IdentifierSelectName"):     # x and x[i]
-                self.uses.setdefault(n.identifier.valueText, []).append(n)
-
-    def const(self, node) -> int | None:
-        node = _unparen(node)
-        if node.kind.name == "IdentifierName":
-            return self.params.get(node.identifier.valueText)
-        if node.kind.name in ("IntegerVectorExpression", "IntegerLiteralExpression"):
-            return literal_value(self.p.text(node))
-        return None
-
-
-def _unparen(n):
-    while n.kind.name == "ParenthesizedExpression":
-        n = n.expression
-    return n
-
-
-def _up(n):
-    """The node's parent, skipping parentheses, and the child that leads there."""
-    child, par = n, n.parent
-    while par is not None and par.kind.name == "ParenthesizedExpression":
-        child, par = par, par.parent
-    return child, par
-
-
-def _target(p, n):
-    """The assignment that value node n flows into through `?:` arms: (assignment, lhs name) or None."""
-    child, par = _up(n)
-    while par is not None and par.kind.name == "ConditionalExpression":
-        if child is par.predicate:
-            return None
-        child, par = _up(par)
-    if par is None or par.kind.name not in _ASSIGN or child is par.left:
-        return None
-    lhs = par.left
-    return (par, lhs.identifier.valueText) if lhs.kind.name == "IdentifierName" else None
-
-
-def _leaves(n):
-    n = _unparen(n)
-    if n.kind.name == "ConditionalExpression":
-        return _leaves(n.left) + _leaves(n.right)
-    return [n]
-
-
-def _clocked(n) -> bool:
-    while n is not None and n.kind.name not in ("AlwaysBlock", "AlwaysFFBlock", "AlwaysCombBlock",
-                                                   "AlwaysLatchBlock", "ContinuousAssign"):
-        n = n.parent
-    if n is None or n.kind.name != "AlwaysBlock":
-        return n is not None and n.kind.name == "AlwaysFFBlock"
-    tc = getattr(n.statement, "timingControl", None)
-    return tc is not None and bool(re.search(r"\b(posedge|negedge)\b", str(tc)))
-
-
 class _Group:
     """Checks one group of variables and collects what a re-encoding rewrites."""
 
@@ -151,7 +59,7 @@ class _Group:
         c = self.scan.const(node)
         if c is None:
             return False
-        node = _unparen(node)
+        node = unparen(node)
         self.accepted.add(self.p.span(node))
         self.values.add(c)
         if node.kind.name == "IdentifierName":
@@ -163,19 +71,19 @@ class _Group:
     def use(self, m, n) -> bool:
         if n.kind.name != "IdentifierName":
             return False                    # a bit or part select reads the code itself
-        child, par = _up(n)
+        child, par = up(n)
         k = par.kind.name if par is not None else ""
-        if k in _ASSIGN and child is par.left:
-            if _clocked(par) and m not in self.clocked:
+        if k in ASSIGN and child is par.left:
+            if clocked(par) and m not in self.clocked:
                 self.clocked.append(m)
             return all((leaf.kind.name == "IdentifierName" and leaf.identifier.valueText in self.group)
-                       or self.code(leaf) for leaf in _leaves(par.right))
+                       or self.code(leaf) for leaf in leaves(par.right))
         if k == "CaseStatement" and child is par.expr:
             if par.caseKeyword.valueText != "case":
                 return False
-            for item in _nodes(par.items):
+            for item in nodes(par.items):
                 if item.kind.name == "StandardCaseItem":
-                    if not all(self.code(e) for e in _nodes(item.expressions)):
+                    if not all(self.code(e) for e in nodes(item.expressions)):
                         return False
                 elif item.kind.name != "DefaultCaseItem":
                     return False
@@ -189,7 +97,7 @@ class _Group:
             return True
         if k in ("SignalEventExpression", "EventControl"):
             return True
-        t = _target(self.p, n)
+        t = target(self.p, n)
         return t is not None and t[1] in self.group
 
     def check(self) -> Fsm | None:
@@ -211,7 +119,7 @@ class _Group:
 
 def find_fsms(p) -> list[Fsm]:
     """Every clean FSM of the parsed top module (see the module's docstring)."""
-    scan = _Scan(p)
+    scan = Scan(p)
     parent = {v: v for v in scan.variables}
 
     def root(v):
@@ -220,7 +128,7 @@ def find_fsms(p) -> list[Fsm]:
         return v
     for v in scan.variables:
         for n in scan.uses.get(v, []):
-            t = _target(p, n)
+            t = target(p, n)
             if t is not None and t[1] in parent:
                 parent[root(v)] = root(t[1])
     groups: dict[str, set] = {}
@@ -247,7 +155,7 @@ def _declarations(p, fsm, width, consts_new, encoding):
     for n in walk(p.module):
         k = n.kind.name
         if k == "DataDeclaration":
-            decls = _nodes(n.declarators)
+            decls = nodes(n.declarators)
             mine = [d for d in decls if d.name.valueText in members]
             if not mine:
                 continue
@@ -263,7 +171,7 @@ def _declarations(p, fsm, width, consts_new, encoding):
                     raise TransformError("a state variable with an initializer")
                 edits.append((*p.span(n), f"{_range(tt, width)} {ours}; {tt} {rest};"))
         elif k == "ParameterDeclaration":
-            decls = _nodes(n.declarators)
+            decls = nodes(n.declarators)
             mine = [d for d in decls if d.name.valueText in consts_new]
             if not mine:
                 continue
@@ -289,11 +197,11 @@ def rewrite(p, fsm: Fsm, encoding: str, bit_tests: bool = False) -> str:
         for node, m, v, op in fsm.compares:
             edits[p.span(node)] = f"{'!' if op == '!=' else ''}{m}[{cs.index(new[v])}]"
         for case in fsm.selectors:
-            m = _unparen(case.expr).identifier.valueText
+            m = unparen(case.expr).identifier.valueText
             edits[p.span(case.expr)] = "1'b1"
-            for item in _nodes(case.items):
+            for item in nodes(case.items):
                 if item.kind.name == "StandardCaseItem":
-                    for e in _nodes(item.expressions):
+                    for e in nodes(item.expressions):
                         edits[p.span(e)] = f"{m}[{cs.index(new[_value(p, fsm, e)])}]"
     spans = sorted(edits)
     kept = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
@@ -301,7 +209,7 @@ def rewrite(p, fsm: Fsm, encoding: str, bit_tests: bool = False) -> str:
 
 
 def _value(p, fsm, e) -> int:
-    e = _unparen(e)
+    e = unparen(e)
     if e.kind.name == "IdentifierName":
         return fsm.consts[e.identifier.valueText]
     return literal_value(p.text(e))
@@ -319,8 +227,8 @@ class FsmEncode(Transform):
     summary = "re-encode a clean FSM's state register: binary, one-hot or Gray"
 
     def options(self, d: Design) -> list[Option]:
-        out = []
-        for fsm in find_fsms(d.parsed()):
+        out, p = [], d.parsed()
+        for fsm in find_fsms(p):
             site, n, cur = fsm.members[0], len(fsm.values), current(fsm)
             for enc in ENCODINGS:
                 w, cs = codes(enc, n)
@@ -333,10 +241,18 @@ class FsmEncode(Transform):
                 if enc == "onehot" and (fsm.compares or fsm.selectors):   # also for one that is one-hot already
                     out.append(self.option(site, f"{site}: re-encode the {n}-state FSM as one-hot with bit "
                                                  f"tests ({site} == S -> {site}[i])", encoding=enc, bit_tests=True))
+        for sr in find_shift_regs(p, Scan(p)):
+            out.append(self.option(sr.name, f"{sr.name}: the {sr.bits}-bit one-hot register advanced by shifting "
+                                            f"becomes a binary counter", encoding="counter"))
         return out
 
     def apply(self, d: Design, o: Option) -> str:
         p = d.parsed()
+        if o.params.get("encoding") == "counter":
+            sr = next((s for s in find_shift_regs(p, Scan(p)) if s.name == o.site), None)
+            if sr is None:
+                raise TransformError(f"no shifted one-hot register {o.site!r}")
+            return to_counter(p, sr)
         fsm = next((f for f in find_fsms(p) if f.members[0] == o.site), None)
         if fsm is None:
             raise TransformError(f"no clean FSM on {o.site!r}")
