@@ -1,4 +1,4 @@
-"""Re-encode a finite-state machine: binary (minimal width), one-hot or Gray.
+"""Re-encode a finite-state machine: binary (minimal width), one-hot, Gray, or a shifted one-hot as a counter.
 
 An FSM here is a group of variables (the state register and the next-state variables it is loaded from) that is
 clean: every value a member is assigned is a constant (a parameter/localparam or a literal) or another member
@@ -9,6 +9,9 @@ literals in place) and the members' widths are rewritten, and for one-hot the co
 selects, a port or a constant shared with other logic is not clean and gets no option. Codes are numbered in
 the order of the old values (the reset state is usually the smallest). The flow proves the result or rejects it:
 the new codes differ from the old ones in states unreachable from reset, which only a sequential proof closes.
+
+A fourth encoding, `counter`, is for a different shape (fsm_shift.py): a one-hot register advanced by shifting
+(`state <= state << 1`, read as `state[k]`) becomes a binary counter.
 """
 from __future__ import annotations
 
