@@ -83,7 +83,10 @@ def learning(out: Path) -> dict:
         ms = [s["stats"].get("metrics") or {} for s in st.steps() if s["step"] > 0]
     drift = [g for m in ms for g in m.get("choice_drift") or ()]
     gain = [g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift]
-    return {"trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
+    sec = {k: round(sum((m.get("seconds") or {}).get(k, 0) for m in ms) / max(1, len(ms)), 1)
+           for k in ("sample", "eval", "train")}
+    return {"s_per_step": f"{sec['sample']}/{sec['eval']}/{sec['train']}",
+            "trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
             "choice_groups_trained": len(drift),
             "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
 
@@ -91,7 +94,7 @@ def learning(out: Path) -> dict:
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
     keys = ["design", "mode", "seed", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
-            "above_noise", "first_find_eval", "trained_groups", "dp_rewarded", "seconds", "chain", "error"]
+            "above_noise", "first_find_eval", "trained_groups", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
         w.writeheader()
@@ -101,7 +104,10 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
                     {"load": " ".join(open("/proc/loadavg").read().split()[:3]) + " (at report; shared machine)",
                      "wall time of this invocation": f"{wall / 60:.1f} min"}), "",
              f"Finds count only when proven and above the run's noise floor. `best_at_{budget}`: the best proven "
-             f"ratio among the first {budget} evaluated candidates (the default budget: 5 steps x 4).", ""]
+             f"ratio among the first {budget} evaluated candidates. `trained_groups`: groups the LoRA update learned from, "
+              "of all; `dp_rewarded`: over the trained choice groups, the mean change the update made to the "
+              "probability of the options that earned more than their group's mean; `s_per_step`: mean seconds per "
+              "step sampling/evaluating/training.", ""]
     for m in modes:
         got = [r for r in rows if r["mode"] == m and "best_ratio" in r]
         finds = [r for r in got if r["above_noise"]]
