@@ -56,22 +56,31 @@ def run_one(design, mode, args, base: Path) -> dict:
 
 
 def read_run(out: Path, budget: int) -> dict:
-    """Best proven ratio overall and after `budget` evaluated candidates, the first find (above the run's noise
-    floor), and the best design's chain, from the run folder."""
+    """Best proven ratio overall and after `budget` distinct evaluated designs (a design drawn again is the
+    cache's, not a new evaluation), the first find (above the run's noise floor, counted in distinct designs),
+    and the best design's chain, from the run folder."""
+    from eda.hdl import normalise
+    from training.store import RunStore
     best_p = out / "best.json"
     if not best_p.exists():
         return {}
     best = json.loads(best_p.read_text())
     floor = best.get("noise_floor") or 1.0
-    rows = list(csv.DictReader((out / "candidates.csv").open()))
-    cands = [r for r in rows if r["step"] != "0"]
-    ratios = [float(r["ppa_ratio"]) if r["status"] == "pass" and r["ppa_ratio"] else 0.0 for r in cands]
+    with RunStore(out / "run.sqlite") as st:
+        cands = [c for c in st.candidates() if c["step"] > 0]
+    seen, ratios = set(), []       # one entry per distinct design evaluated, in order
+    for c in cands:
+        key = normalise(c["text"]) if c["text"] else None
+        if key is None or key in seen or c["status"] in ("duplicate", "apply"):
+            continue
+        seen.add(key)
+        r = (c["payload"] or {}).get("ratio")
+        ratios.append(float(r) if c["status"] == "pass" and r else 0.0)
     first = next((i + 1 for i, x in enumerate(ratios) if round(x, 4) > round(floor, 4)), None)
-    at_budget = max([1.0] + ratios[:budget])
-    return {**learning(out), "evaluations": len(cands), "best_ratio": round(max([1.0] + ratios), 4),
-            f"best_at_{budget}": round(at_budget, 4), "noise_floor": round(floor, 4),
-            "above_noise": bool(best.get("above_noise")), "first_find_eval": first,
-            "valid": sum(1 for r in cands if r["status"] == "pass"),
+    return {**learning(out), "samples": len(cands), "evaluations": len(ratios),
+            "best_ratio": round(max([1.0] + ratios), 4), f"best_at_{budget}": round(max([1.0] + ratios[:budget]), 4),
+            "noise_floor": round(floor, 4), "above_noise": bool(best.get("above_noise")), "first_find_eval": first,
+            "valid": sum(1 for x in ratios if x > 0),
             "chain": " > ".join(best.get("chain") or []) if best.get("source") != "reference" else ""}
 
 
@@ -93,7 +102,7 @@ def learning(out: Path) -> dict:
 
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
-    keys = ["design", "mode", "seed", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
+    keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
             "above_noise", "first_find_eval", "trained_groups", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
@@ -103,8 +112,8 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
     lines = [header("Transformation library: optimize runs per design and chooser",
                     {"load": " ".join(open("/proc/loadavg").read().split()[:3]) + " (at report; shared machine)",
                      "wall time of this invocation": f"{wall / 60:.1f} min"}), "",
-             f"Finds count only when proven and above the run's noise floor. `best_at_{budget}`: the best proven "
-             f"ratio among the first {budget} evaluated candidates. `trained_groups`: groups the LoRA update learned from, "
+             f"Finds count only when proven and above the run's noise floor. `evaluations`: distinct designs sent to "
+             f"the flow; `best_at_{budget}`: the best proven ratio among the first {budget} of them. `trained_groups`: groups the LoRA update learned from, "
               "of all; `dp_rewarded`: over the trained choice groups, the mean change the update made to the "
               "probability of the options that earned more than their group's mean; `s_per_step`: mean seconds per "
               "step sampling/evaluating/training.", ""]
@@ -127,7 +136,7 @@ def main(argv=None):
     ap.add_argument("--modes", default="auto,frozen,random,exhaustive")
     ap.add_argument("--actions", default="transform", help="action kinds of the non-auto modes")
     ap.add_argument("--steps", type=int, default=5)
-    ap.add_argument("--budget", type=int, default=20)
+    ap.add_argument("--budget", type=int, default=10, help="distinct evaluated designs for best_at_N")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-name", default="transform_search")
     ap.add_argument("--report-only", action="store_true", help="rebuild the report from the run folders")
