@@ -90,11 +90,22 @@ def learning(out: Path) -> dict:
     from training.store import RunStore
     with RunStore(out / "run.sqlite") as st:
         ms = [s["stats"].get("metrics") or {} for s in st.steps() if s["step"] > 0]
+        groups = {}
+        for c in st.candidates():
+            if c["step"] > 0:
+                kind = (c["sample"] or {}).get("action_kind") or "?"
+                groups.setdefault((c["step"], c["grp"], kind), []).append(c["reward"])
+    var = {}
+    for (_, _, kind), rs in groups.items():
+        v = var.setdefault(kind, [0, 0])
+        v[0] += max(rs) - min(rs) > 1e-12
+        v[1] += 1
     drift = [g for m in ms for g in m.get("choice_drift") or ()]
     gain = [g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift]
     sec = {k: round(sum((m.get("seconds") or {}).get(k, 0) for m in ms) / max(1, len(ms)), 1)
            for k in ("sample", "eval", "train")}
     return {"s_per_step": f"{sec['sample']}/{sec['eval']}/{sec['train']}",
+            "groups_with_variance": " ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(var.items())),
             "trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
             "choice_groups_trained": len(drift),
             "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
@@ -103,7 +114,7 @@ def learning(out: Path) -> dict:
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
     keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
-            "above_noise", "first_find_eval", "trained_groups", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
+            "above_noise", "first_find_eval", "trained_groups", "groups_with_variance", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
         w.writeheader()
