@@ -111,6 +111,21 @@ def learning(out: Path) -> dict:
             "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
 
 
+def paired(rows: list, a: str, b: str, key: str, n_boot: int = 2000) -> dict | None:
+    """Mode a minus mode b on `key` (log of a ratio), paired by design and seed, with a bootstrap 95% CI."""
+    import math
+    import random
+    by = {(r["design"], r["seed"], r["mode"]): r for r in rows if r.get(key) is not None}
+    diffs = [math.log(by[(d, s, a)][key]) - math.log(by[(d, s, b)][key])
+             for (d, s, m) in by if m == a and (d, s, b) in by]
+    if not diffs:
+        return None
+    rnd = random.Random(0)
+    means = sorted(sum(rnd.choice(diffs) for _ in diffs) / len(diffs) for _ in range(n_boot))
+    return {"pairs": len(diffs), "mean": sum(diffs) / len(diffs), "lo": means[int(0.025 * n_boot)],
+            "hi": means[int(0.975 * n_boot) - 1]}
+
+
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
     keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
@@ -136,6 +151,11 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
             gm *= (r["best_ratio"] if r["above_noise"] else 1.0) ** (1 / max(1, len(got)))
         lines.append(f"- {m}: finds above noise on {len(finds)}/{len(got)} designs; geomean ratio (1.0 where none) "
                      f"{gm:.3f}")
+    for a, b in (("ttt", "frozen"), ("ttt", "random"), ("frozen", "random"), ("ttt", "exhaustive")):
+        got = paired(rows, a, b, f"best_at_{budget}")
+        if got and a in modes and b in modes:
+            lines.append(f"- {a} - {b}, log best_at_{budget}, paired by design and seed: mean {got['mean']:+.3f}, "
+                         f"95% CI [{got['lo']:+.3f}, {got['hi']:+.3f}] over {got['pairs']} pairs")
     lines += ["", "| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
     lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
     write_with_reading(res / f"{name}.md", "\n".join(lines) + "\n")
@@ -148,7 +168,7 @@ def main(argv=None):
     ap.add_argument("--actions", default="transform", help="action kinds of the non-auto modes")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--budget", type=int, default=10, help="distinct evaluated designs for best_at_N")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seeds", default="0", help="comma list: one run per design, mode and seed")
     ap.add_argument("--out-name", default="transform_search")
     ap.add_argument("--report-only", action="store_true", help="rebuild the report from the run folders")
     ap.add_argument("--lock", default="", help="a lock file each run holds (flock), e.g. /tmp/rtl-heavy.lock")
@@ -157,7 +177,7 @@ def main(argv=None):
     base = ROOT / "runs" / "bench" / "transform_search"
     base.mkdir(parents=True, exist_ok=True)
     rows, t0 = [], time.time()
-    for d in designs(args.designs):
+    for d, args.seed in ((d, int(x)) for x in args.seeds.split(",") for d in designs(args.designs)):
         for m in modes:
             out = base / f"{d}-{m}-s{args.seed}"
             row = {"design": d, "mode": m, "seed": args.seed, **read_run(out, args.budget)} if args.report_only \
