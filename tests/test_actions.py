@@ -53,15 +53,17 @@ def test_narrow_targets_and_the_widths_offered():
 
 
 def test_bandit_tries_every_kind_then_prefers_the_rewarded_one():
-    b = Bandit(KINDS, c=0.1)
+    b = Bandit(KINDS, c=0.1, first=())
     first = b.choose(len(KINDS), random.Random(0))
     assert sorted(first) == sorted(KINDS)           # untried kinds first, all distinct
-    assert first == Bandit(KINDS, c=0.1).choose(len(KINDS), random.Random(0))    # seeded: a resume chooses the same
+    assert first == Bandit(KINDS, c=0.1, first=()).choose(len(KINDS), random.Random(0))   # seeded: resumes agree
     for k in KINDS:
         b.update(k, 0.5 if k == "decl" else -0.8, valid=k == "decl", find=k == "decl")
     assert b.choose(1, random.Random(1)) == ["decl"]
     again = Bandit(KINDS, 0.1, b.to_dict())
     assert again.to_dict() == b.to_dict() and again.stats["decl"]["finds"] == 1
+    # by default the library's choices are pinned: every parent gets a transform group, the bandit picks the rest
+    assert again.choose(2, random.Random(1)) == ["transform", "decl"]
 
 
 def test_perturbations_keep_ports_and_change_text():
@@ -100,7 +102,9 @@ def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     assert "narrow" not in e.kinds      # no internal register with headroom: the kind is not offered
     gs = e.groups(ctx, 1)
     kinds = [g.info["action_kind"] for g in gs]
-    assert len(gs) == 4 and len(set(kinds)) == 4 and sum(g.n for g in gs) == 4    # 4 samples, 4 kinds of 5
+    assert len(gs) == 4 and len(set(kinds)) == 4 and kinds[0] == "transform"
+    # the free-text kinds split G = 4 (4 kinds: 1 each); the choice kind draws choice_group answers
+    assert [g.n for g in gs] == [e.cfg.choice_group, 1, 1, 1]
     e.cfg.kinds_per_parent = 5
     e.bandit = Bandit(("decl",), 0.5)
     (g,) = e.groups(ctx, 1)

@@ -104,15 +104,16 @@ class Bandit:
                 self.stats[k].update(s)
 
     def choose(self, m: int, rng: random.Random) -> list[str]:
-        """m distinct kinds (fewer when fewer exist): untried ones first (seeded order), then by UCB."""
-        untried = [k for k in self.kinds if self.stats[k]["n"] == 0]
+        """m distinct kinds (fewer when fewer exist): the pinned `first` kinds (the library's choices cost a
+        forward pass and are proven programs: every parent gets them), then untried ones (seeded order), then
+        by UCB."""
+        pinned = [k for k in self.first if k in self.kinds][:max(1, m)]
+        untried = [k for k in self.kinds if self.stats[k]["n"] == 0 and k not in pinned]
         rng.shuffle(untried)
-        # the library's choices cost a forward pass and are proven programs: tried before free text
-        untried.sort(key=lambda k: k not in self.first)
         total = sum(s["n"] for s in self.stats.values()) or 1
-        tried = sorted((k for k in self.kinds if self.stats[k]["n"]),
+        tried = sorted((k for k in self.kinds if self.stats[k]["n"] and k not in pinned),
                        key=lambda k: -self.score(k, total))
-        return (untried + tried)[:max(1, m)]
+        return (pinned + untried + tried)[:max(1, m)]
 
     def score(self, k: str, total: int) -> float:
         s = self.stats[k]
