@@ -72,6 +72,8 @@ def place_and_route(netlist: Path, top: str, pdk: str, lib: Path, clock="auto", 
                     [Diagnostic(f"OpenROAD stopped by the {r.limit or 'wall'} limit ({lim.wall_s:g} s wall)")], r.out)
     if "error" in res or r.rc != 0:
         why = res.get("error") or f"OpenROAD exited with {r.rc}: {r.out.strip()[-300:]}"
+        errs = [line.strip() for line in r.out.splitlines() if line.startswith("[ERROR")]
+        why = errs[-1][:300] if errs and len(why) < 40 else why   # the tool raises its message ID only
         return done("fail", [Diagnostic(f"place and route failed at {res.get('step', '?')}: {why} "
                                         f"(utilization {o['utilization']:g}, aspect ratio {o['aspect_ratio']:g})")],
                     r.out)

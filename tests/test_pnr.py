@@ -46,8 +46,9 @@ def test_pnr_routes_small_designs(name, pdk, tmp_path):
     d = p.data
     assert d["drc"] == 0 and d["wirelength_um"] > 0 and d["vias"] > 0
     assert d["delay_ns"] > 0 and d["power_w"] > 0
-    # the routed netlist carries wire load: not faster than 0.9x the wireless post-synthesis number
-    assert d["delay_ns"] >= 0.9 * rep.delay_ns
+    # routed parasitics replace the Liberty wire-load model (Nangate45 has one, which is pessimistic for
+    # designs this small): near the post-synthesis delay, never far below it
+    assert d["delay_ns"] >= 0.8 * rep.delay_ns
     assert d["core_area_um2"] > d["cell_area_um2"] > 0
     assert "ROUTED" in Path(d["def"]).read_text()
     if name == "counter8":       # a clock: a clock tree was built and timed as propagated
