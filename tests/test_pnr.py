@@ -87,3 +87,25 @@ def test_optimize_routed_check_without_openroad_is_a_reported_skip(tmp_path, mon
     got = routed.check(FlowJob(top="adder16"), {}, "adder16", "module adder16; endmodule")
     assert got["ratio"] is None and got["why"].startswith("skipped: OpenROAD")
     assert "not measured (skipped" in routed.describe(got)
+
+
+@pytest.mark.slow
+def test_optimize_confirms_mult8s_find_after_place_and_route(tmp_path):
+    """mult8's `a * b` (1.59x after synthesis on Nangate45): both routed, the ratio after routing reported beside
+    it in the find line, the routed DEFs kept in the run folder."""
+    _need_openroad()
+    from designs import load_task
+    from eda.flow import calibrate
+    from rtl_agent.commands.optimize import find_line
+    from rtl_agent.jobs.optimize import routed
+    t = load_task("mult8")
+    src = t.reference_sources()
+    job, _ = calibrate(t.flow_job("nangate45"), src, against_itself=True)
+    mul = "module mult8 (input [7:0] a, input [7:0] b, output [15:0] p);\n  assign p = a * b;\nendmodule\n"
+    c = routed.cached_check(tmp_path, job, src, t.top, mul)
+    assert c["ratio"] > 0 and abs(c["synth_ratio"] - 1.587) < 0.01, c
+    assert c["ref"]["drc"] == c["design"]["drc"] == 0 and (tmp_path / "pnr" / "design" / "routed.def").is_file()
+    assert routed.cached_check(tmp_path, job, src, t.top, mul) == c     # kept: not redone
+    s = {"best_source": "candidate", "best_ratio": 1.587, "noise_floor": 1.0, "above_noise": True,
+         "best_proof": "proven", "best_kind": "spec", "pnr": c}
+    assert f"1.59x after synthesis, {c['ratio']:.2f}x after place and route on nangate45" in find_line(s, "b.v")

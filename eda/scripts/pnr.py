@@ -132,7 +132,8 @@ def measure(d, p, block) -> dict:
     dbu = block.getDbUnitsPerMicron()
     core = block.getCoreArea()
     wl, vias = wiring(block, dbu)
-    return {"cell_area_um2": float(area.group(1)), "utilization_pct": float(area.group(2)),
+    cells = sum(i.getMaster().getWidth() * i.getMaster().getHeight() for i in block.getInsts()) / dbu / dbu
+    return {"cell_area_um2": round(cells, 4), "utilization_pct": float(area.group(2)),
             "core_w_um": core.dx() / dbu, "core_h_um": core.dy() / dbu,
             "core_area_um2": core.dx() * core.dy() / dbu / dbu, "wirelength_um": round(wl, 3), "vias": vias}
 
