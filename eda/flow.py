@@ -20,6 +20,7 @@ from .adapters import Ctx
 from .cache import Cache, code_version, key, text_hash
 from .config import cache_dir
 from .observe import VERSION as OBSERVE_VERSION
+from .pnr import rekeep
 from .report import Diagnostic, Report, StageResult
 from .sandbox import Sandbox, isolation_mode
 from .sources import as_texts
@@ -132,6 +133,8 @@ def evaluate(job: FlowJob, candidate) -> Report:
                 rep.add(StageResult.from_dict(v))
             rep.area_um2, rep.delay_ns, rep.power_w, rep.ppa = (hit_back[x] for x in ("area_um2", "delay_ns",
                                                                                       "power_w", "ppa"))
+            if job.keep and "pnr" in rep.stages:
+                rekeep(rep.stages["pnr"], Path(job.keep))
         else:
             n = len(rep.stages)
             ctx.keep = (Path(job.keep) if job.keep else cache_dir() / "pnr" / k_back[:24]) if "pnr" in back else None

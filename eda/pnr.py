@@ -87,10 +87,21 @@ def place_and_route(netlist: Path, top: str, pdk: str, lib: Path, clock="auto", 
         return done(tp.status, tp.diagnostics, tp.log)
     data.update({k: tp.data[k] for k in ("delay_ns", "slack_ns", "power_w", "critical_path") if k in tp.data})
     if keep:
-        keep = Path(keep)
-        keep.mkdir(parents=True, exist_ok=True)
-        for n in KEPT:
-            if (wd / n).is_file():
-                shutil.copy(wd / n, keep / n)
-        data["def"] = str(keep / "routed.def")
+        _copy(wd, Path(keep), data)
     return done("pass", [], r.out)
+
+
+def _copy(src: Path, keep: Path, data: dict):
+    keep.mkdir(parents=True, exist_ok=True)
+    for n in KEPT:
+        if (src / n).is_file() and (src / n).resolve() != (keep / n).resolve():
+            shutil.copy(src / n, keep / n)
+    data["def"] = str(keep / "routed.def")
+
+
+def rekeep(st: StageResult, keep: Path):
+    """A pnr result served from the cache: its files copied from where that run kept them to `keep` (the
+    folder is no part of the cache key). Left as is when they are gone."""
+    old = Path(st.data.get("def") or "")
+    if st.ok and old.is_file():
+        _copy(old.parent, Path(keep), st.data)

@@ -57,6 +57,9 @@ def test_pnr_routes_small_designs(name, pdk, tmp_path):
         again = evaluate(job.replace(use_cache=False), src).stages["pnr"].data
         keys = ("drc", "wirelength_um", "vias", "delay_ns", "power_w", "cell_area_um2", "core_area_um2")
         assert {k: again[k] for k in keys} == {k: d[k] for k in keys}
+        hit = evaluate(job.replace(keep=str(tmp_path / "k2")), src)       # a cache hit still keeps the DEF
+        assert hit.cached and Path(hit.stages["pnr"].data["def"]) == tmp_path / "k2" / "routed.def"
+        assert (tmp_path / "k2" / "routed.def").is_file()
 
 
 @pytest.mark.slow
@@ -109,3 +112,6 @@ def test_optimize_confirms_mult8s_find_after_place_and_route(tmp_path):
     s = {"best_source": "candidate", "best_ratio": 1.587, "noise_floor": 1.0, "above_noise": True,
          "best_proof": "proven", "best_kind": "spec", "pnr": c}
     assert f"1.59x after synthesis, {c['ratio']:.2f}x after place and route on nangate45" in find_line(s, "b.v")
+    from rtl_agent.jobs.optimize.outputs import _routed
+    from rtl_agent.jobs.optimize.report import _routed_html
+    assert (tmp_path / "layout.png").stat().st_size > 10_000 and "layout.png" in _routed_html(_routed(tmp_path))

@@ -62,6 +62,13 @@ def cached_check(out: Path, job: FlowJob, ref_src: dict, top: str, code: str) ->
     except (OSError, ValueError):
         pass
     got = {"key": key, **check(job, ref_src, top, code, keep=out / "pnr")}
+    if got.get("ratio") is not None:
+        try:
+            from .layout import draw
+            draw([(f"reference ({got['pdk']}, routed)", Path(got["ref"]["def"])),
+                  (f"find: {got['ratio']:.2f}x after routing", Path(got["design"]["def"]))], out / "layout.png")
+        except (OSError, ValueError, AttributeError) as e:     # a picture is never worth failing the run
+            got["layout_error"] = str(e)[:200]
     atomic_write(f, json.dumps(got, indent=2))
     return got
 
