@@ -159,6 +159,23 @@ def report(rows, finds, meta):
     write_with_reading(OUT / "pnr_rtllm.md", "\n".join(md) + "\n")   # keeps a hand-written ## Reading
 
 
+def _load(path: Path) -> list:
+    import csv
+
+    def value(v):
+        if v in ("True", "False"):
+            return v == "True"
+        try:
+            return float(v) if v != "" else v
+        except ValueError:
+            return v
+    try:
+        with path.open() as f:
+            return [{k: value(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    except OSError:
+        return []
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pdks", default="nangate45,sky130hd")
@@ -169,20 +186,25 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     load0 = open("/proc/loadavg").read().split()[:3]
-    rows, finds = [], []
+    pdks = a.pdks.split(",")
+    # rows of PDKs this run does not measure stay as the last run left them (a subset run per PDK adds up)
+    rows = [r for r in _load(OUT / "pnr_rtllm.csv") if r["pdk"] not in pdks]
+    finds = [f for f in _load(OUT / "pnr_finds.csv") if f["pdk"] not in pdks]
+    kept = sorted({r["pdk"] for r in rows + finds})
     meta = {"openroad": OPENROAD.version(), "load at start (shared machine, 2 cores)": " ".join(load0),
             "budget": f"{a.budget_s:g} s of place and route per PDK for references (smallest first), "
                       f"{a.finds_budget_s:g} s per PDK for finds, {a.wall_s:g} s wall per design",
+            **({"rows kept from an earlier run (its own budget and load)": ", ".join(kept)} if kept else {}),
             "flow": "utilization 0.4, aspect 1.0, 10 ns clock, clock tree where the design has a clock, one thread"}
     # the finds first: their references are RTLLM's too, so the reference pass then hits the cache
-    for pdk in a.pdks.split(","):
+    for pdk in pdks:
         for f in find_rows(pdk, a.finds_budget_s, a.wall_s):
             finds.append(f)
             write_rows(OUT / "pnr_finds.csv", [{k: f.get(k, "") for k in ("pdk", "design", "file", "kind",
                                                "synth_ratio", "routed_ratio", "holds", "ref_wl", "wl", "why")}
                                               for f in finds])
             report(rows, finds, meta)
-    for pdk in a.pdks.split(","):
+    for pdk in pdks:
         for r in reference_rows(pdk, a.budget_s, a.wall_s, a.designs):
             rows.append(r)
             write_rows(OUT / "pnr_rtllm.csv", rows)
