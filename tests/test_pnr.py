@@ -115,3 +115,16 @@ def test_optimize_confirms_mult8s_find_after_place_and_route(tmp_path):
     from rtl_agent.jobs.optimize.outputs import _routed
     from rtl_agent.jobs.optimize.report import _routed_html
     assert (tmp_path / "layout.png").stat().st_size > 10_000 and "layout.png" in _routed_html(_routed(tmp_path))
+
+
+@pytest.mark.slow
+def test_regress_pnr_adds_the_routed_reference_columns():
+    _need_openroad()
+    from designs import load_task
+    from rtl_agent.jobs.regress import score_design, summarize_design
+    t = load_task("adder16")
+    row = summarize_design(score_design(t, [("s0", t.reference_sources(), "")], "nangate45", pnr=True), [1])
+    assert row["ref_pnr_status"] == "pass" and row["ref_drc"] == 0 and row["ref_wirelength_um"] > 0
+    assert row["ref_routed_ppa"] > 0 and row["ref_core_area_um2"] > row["ref_routed_area_um2"]
+    plain = summarize_design(score_design(t, [], "nangate45"), [1])
+    assert not any(k.startswith(("ref_pnr", "ref_routed")) for k in plain)     # without --pnr: the old columns
