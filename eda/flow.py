@@ -1,4 +1,5 @@
-"""The evaluator: screen -> lint -> sim -> interface/equiv -> synth -> sta, early exit, cached.
+"""The evaluator: the stages of eda.stages.TABLE (screen -> lint -> sim -> interface/equiv -> synth -> sta
+[-> pnr]), early exit, cached.
 
 One job description (FlowJob: testbench, verdict rule, simulators, reference, clock, PDK, limits, ...)
 and one entry, `evaluate(job, candidate)`, as edalize has one EDAM per build; a task builds its job
@@ -7,29 +8,30 @@ with `Task.flow_job()`, so every caller judges a candidate the same way.
     job = FlowJob(top="add", tb={"tb.v": tb_text}, pdk="nangate45")
     report = evaluate(job, {"add.v": text})
 """
+import importlib
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from . import pdk as pdks
 from . import stages as stages_
 from . import tools
-from .cache import FLOW_VERSION, Cache, code_version, key, text_hash
-from .lint import lint
+from .adapters import Ctx
+from .cache import Cache, code_version, key, text_hash
+from .config import cache_dir
 from .observe import VERSION as OBSERVE_VERSION
+from .pnr import rekeep
 from .report import Diagnostic, Report, StageResult
-from .hdl import decode_source, module_names
 from .sandbox import Sandbox, isolation_mode
-from .screen import screen
-from .simulate import simulate
-from .sources import HDL_SUFFIXES, as_texts
-from .sta import timing_power
-from .synth import synthesize
+from .sources import as_texts
 from .verdict import get_rule, rule_key
 
-# what `stages=` (and `rtl-agent eval --stages`) accepts: every stage but those run as part of another
-FRONT = tuple(s for s in stages_.FRONT if s not in stages_.RUN_WITH)
-BACK = tuple(s for s in stages_.BACK if s not in stages_.RUN_WITH)
-ALL_STAGES = FRONT + BACK
+# what `stages=` (and `rtl-agent eval --stages`) accepts: every stage but those run as part of another;
+# ALL_STAGES is the default list, KNOWN_STAGES adds the optional ones (pnr)
+FRONT = tuple(s.name for s in stages_.TABLE if s.group == "front" and not s.run_with)
+BACK = tuple(s.name for s in stages_.TABLE if s.group == "back" and not s.run_with)
+ALL_STAGES = tuple(s for s in stages_.STAGES if s not in stages_.RUN_WITH)
+KNOWN_STAGES = tuple(s for s in stages_.KNOWN if s not in stages_.RUN_WITH)
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,10 @@ class FlowJob:
     stages: tuple = ALL_STAGES
     limits: dict = field(default_factory=dict)        # per stage: {"sim": {"timeout_s": ...}, ...}
     equiv: dict = field(default_factory=dict)         # options of eda.equiv.equivalence (depth, seed, ...)
+    pnr: dict = field(default_factory=dict)           # place-and-route options (eda.pnr.DEFAULTS)
     use_cache: bool = True
     cache: Cache | None = field(default=None, compare=False)
+    keep: str | None = field(default=None, compare=False)   # pnr: folder for its routed DEF (default: the cache's)
 
     def __post_init__(self):
         for name in ("tb", "ref"):
@@ -65,6 +69,7 @@ class FlowJob:
         object.__setattr__(self, "sim_flags", dict(self.sim_flags or {}))
         object.__setattr__(self, "limits", dict(self.limits or {}))
         object.__setattr__(self, "equiv", dict(self.equiv or {}))
+        object.__setattr__(self, "pnr", dict(self.pnr or {}))
 
     def replace(self, **changes) -> "FlowJob":
         return replace(self, **changes)
@@ -84,8 +89,9 @@ def calibrate(job: FlowJob, reference, against_itself: bool = False) -> tuple[Fl
 
 
 def evaluate(job: FlowJob, candidate) -> Report:
-    """Score one candidate (`candidate`: dict name -> text, or paths) as `job` describes. Never raises
-    for bad candidates."""
+    """Score one candidate (`candidate`: dict name -> text, or paths) as `job` describes: the stages of
+    eda.stages.TABLE that the job asks for, in the table's order, stopping at the first failure. Never
+    raises for bad candidates."""
     if not isinstance(job, FlowJob):
         raise TypeError("evaluate(job, candidate): job must be an eda.flow.FlowJob")
     t0 = time.monotonic()
@@ -107,15 +113,16 @@ def evaluate(job: FlowJob, candidate) -> Report:
     k_back = key({"src": src_id, "top": job.top, "pdk": job.pdk, "corner": job.corner, "clock": job.clock,
                   "period": job.period, "stages": back,
                   "lib": pdks.lib_hash(job.pdk, job.corner) if back else None, "code": code_version(),
-                  "tools": ver, "isolation": iso}) if back else None
+                  "tools": ver, "isolation": iso, **_key_parts(job, back)}) if back else None
     cache = (job.cache or Cache()) if job.use_cache else None
     rep = Report(top=job.top, pdk=job.pdk, isolation=iso)
+    ctx = Ctx(job, texts, _decoded(texts), rep)
     hit_front = cache.get(k_front) if cache else None
     if hit_front:
         rep.stages = {k: StageResult.from_dict(v) for k, v in hit_front["stages"].items()}
         rep.status = hit_front["status"]
     else:
-        _front(rep, job, texts, front)
+        _walk(ctx, "front", front)
         if cache and not _timed_out(rep):   # timeouts depend on machine load: retry next time
             cache.put(k_front, {"status": rep.status, "stages": {k: v.to_dict() for k, v in rep.stages.items()}})
     hit_back = None
@@ -126,9 +133,12 @@ def evaluate(job: FlowJob, candidate) -> Report:
                 rep.add(StageResult.from_dict(v))
             rep.area_um2, rep.delay_ns, rep.power_w, rep.ppa = (hit_back[x] for x in ("area_um2", "delay_ns",
                                                                                       "power_w", "ppa"))
+            if job.keep and "pnr" in rep.stages:
+                rekeep(rep.stages["pnr"], Path(job.keep))
         else:
             n = len(rep.stages)
-            _back(rep, job, _decoded(texts), back)
+            ctx.keep = (Path(job.keep) if job.keep else cache_dir() / "pnr" / k_back[:24]) if "pnr" in back else None
+            _back(ctx, back)
             if cache and not _timed_out(rep):
                 cache.put(k_back, {"stages": {k: v.to_dict() for k, v in list(rep.stages.items())[n:]},
                                    "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
@@ -136,6 +146,45 @@ def evaluate(job: FlowJob, candidate) -> Report:
     rep.cached = bool(hit_front) and (bool(hit_back) or not (rep.ok and back))
     rep.seconds = time.monotonic() - t0
     return rep
+
+
+def _key_parts(job: FlowJob, names) -> dict:
+    """What a requested stage adds to its group's cache key (its own options, a tool outside versions())."""
+    out = {}
+    for n in names:
+        st = stages_.BY_NAME[n]
+        out.update({f: getattr(job, f) for f in st.key})
+        if st.tool:
+            out[f"tool:{st.tool}"] = tools.get_tool(st.tool).version()
+    return out
+
+
+def _walk(ctx: Ctx, group: str, names) -> bool:
+    """Run the table's stages of `group` that `names` asks for (and those whose outputs they read), in
+    order, until one fails; the screen always runs first in the front group. False when one failed."""
+    want = set(names) | ({"screen"} if group == "front" else set())
+    reads = {i for n in want for i in stages_.BY_NAME[n].inputs}
+    for st in stages_.TABLE:
+        if st.group != group or st.run_with or not (st.name in want or reads & set(st.outputs)):
+            continue
+        mod, fn = st.adapter.split(":")
+        got = getattr(importlib.import_module(mod), fn)(ctx)
+        for r in [] if got is None else got if isinstance(got, list) else [got]:
+            ctx.rep.add(r)
+        if not ctx.rep.ok:
+            return False
+    return True
+
+
+def _back(ctx: Ctx, names):
+    try:
+        ctx.lib = pdks.liberty(ctx.job.pdk, ctx.job.corner)
+    except pdks.PdkMissing as e:
+        ctx.rep.add(StageResult("synth", "error", diagnostics=[Diagnostic(str(e))]))
+        return
+    with Sandbox(prefix="rtla-synth-") as sb:
+        ctx.work = sb.path
+        _walk(ctx, "back", names)
 
 
 def _timed_out(rep) -> bool:
@@ -148,82 +197,3 @@ def _timed_out(rep) -> bool:
 
 def _decoded(texts: dict) -> dict:
     return {n: t.decode("utf-8", "replace") if isinstance(t, bytes) else t for n, t in texts.items()}
-
-
-def _screen(texts: dict, top: str, tb_texts: dict) -> StageResult:
-    t0 = time.monotonic()
-    reasons = []
-    if not texts:
-        reasons.append("no source files given")
-    decoded = {}
-    for name, t in texts.items():
-        if isinstance(t, bytes):
-            t, why = decode_source(t, name)
-            if why:
-                reasons.append(why)
-                continue
-        decoded[name] = t
-        reasons += screen(t, name)
-    mods = [m for t in decoded.values() for m in module_names(t)]
-    if decoded and not reasons and top not in mods:
-        reasons.append(f"top module '{top}' not found (modules defined: {', '.join(mods) or 'none'})")
-    tb_mods = {m for n, t in tb_texts.items() if isinstance(t, str) and str(n).endswith(HDL_SUFFIXES)
-               for m in module_names(t)}
-    clash = sorted(tb_mods & set(mods))
-    if clash:
-        reasons.append(f"candidate defines module(s) {', '.join(clash)} that the testbench defines")
-    return StageResult("screen", "rejected" if reasons else "pass", time.monotonic() - t0, "rtl-agent", FLOW_VERSION,
-                       [Diagnostic(r) for r in reasons])
-
-
-def _front(rep, job: FlowJob, texts, stages):
-    def go(st: StageResult) -> bool:
-        rep.add(st)
-        return rep.ok
-    if not go(_screen(texts, job.top, job.tb)):
-        return
-    texts = _decoded(texts)
-    lims = job.limits
-    if "lint" in stages and not go(lint(texts, job.top, limits=lims.get("lint"))):
-        return
-    if "sim" in stages and job.tb:
-        if not go(simulate(texts, job.tb, tb_top=job.tb_top, limits=lims.get("sim"), simulators=job.simulators,
-                           fallback_on_fail=job.sim_fallback_on_fail, verdict_rule=job.verdict, dut_top=job.top,
-                           sim_flags=job.sim_flags or None)):
-            return
-    if "equiv" in stages and job.ref:
-        from .equiv import check_interface   # lazy: heavier, and only with a reference
-        from .observe import equivalence
-        # the sources were screened once, above: the stages below do not screen them again
-        if not go(check_interface(texts, job.ref, job.top, screened=True)):
-            return
-        go(equivalence(texts, job.ref, job.top, job.observe, clock=None if job.clock == "auto" else job.clock,
-                       reset=job.reset, screened=True, **job.equiv))
-
-
-def _back(rep, job: FlowJob, texts, stages):
-    top, pdk, lims = job.top, job.pdk, job.limits
-
-    def go(st: StageResult) -> bool:
-        rep.add(st)
-        return rep.ok
-    try:
-        lib = pdks.liberty(pdk, job.corner)
-    except pdks.PdkMissing as e:
-        rep.add(StageResult("synth", "error", diagnostics=[Diagnostic(str(e))]))
-        return
-    with Sandbox(prefix="rtla-synth-") as sb:
-        st = synthesize(texts, top, lib, sb.path, limits=lims.get("synth"), cells=pdks.CELLS[pdk])
-        if not go(st):
-            return
-        rep.area_um2 = st.data["area_um2"]
-        st.data.pop("netlist", None)   # the temp dir goes away; a path to it would mislead
-        if "sta" not in stages:
-            return
-        tp = timing_power(sb.path / "netlist.v", top, lib, clock=job.clock, period=job.period, limits=lims.get("sta"))
-        if not go(tp):
-            return
-    rep.delay_ns = tp.data["delay_ns"]
-    rep.power_w = tp.data["power_w"]
-    if rep.area_um2 is not None and rep.delay_ns is not None and rep.power_w is not None:
-        rep.ppa = rep.area_um2 * rep.delay_ns * rep.power_w

@@ -47,6 +47,21 @@ CELLS = {
 }
 
 
+# Physical views for place and route (OpenROAD-flow-scripts' platform files, in ../shared/pdks/<pdk>/): technology
+# and cell LEF, per-layer wire RC (setRC.tcl), the row site, pin and routing layers, the clock-tree buffer.
+PHYSICAL = {
+    "nangate45": {"lefs": ("nangate45/lef/NangateOpenCellLibrary.tech.lef",
+                           "nangate45/lef/NangateOpenCellLibrary.macro.mod.lef"),
+                  "setrc": "nangate45/setRC.tcl", "site": "FreePDK45_38x28_10R_NP_162NW_34O",
+                  "pin_layers": ("metal3", "metal2"), "route_layers": ("metal2", "metal10"),
+                  "cts_buffer": "CLKBUF_X3"},
+    "sky130hd": {"lefs": ("sky130hd/lef/sky130_fd_sc_hd.tlef", "sky130hd/lef/sky130_fd_sc_hd_merged.lef.gz"),
+                 "setrc": "sky130hd/setRC.tcl", "site": "unithd",
+                 "pin_layers": ("met3", "met2"), "route_layers": ("met1", "met5"),
+                 "cts_buffer": "sky130_fd_sc_hd__clkbuf_4"},
+}
+
+
 class PdkMissing(FileNotFoundError):
     pass
 
@@ -82,6 +97,24 @@ def source(pdk: str, corner: str | None = None) -> Path:
             return p
     raise PdkMissing(f"Liberty file for {pdk} not found; looked in: {', '.join(looked)}. "
                      f"Set RTL_AGENT_PDK_ROOT, or run `rtl-agent pdk fetch {pdk}`.")
+
+
+def physical(pdk: str) -> dict:
+    """The PDK's place-and-route setup with its LEF and setRC.tcl paths found in the search roots;
+    PdkMissing naming every path looked at when one is absent."""
+    if pdk not in PHYSICAL:
+        raise PdkMissing(f"no place-and-route views known for PDK '{pdk}'; known: {', '.join(PHYSICAL)}")
+    out = dict(PHYSICAL[pdk])
+
+    def find(rel):
+        looked = [r / rel for r in roots()]
+        for p in looked:
+            if p.is_file():
+                return p
+        raise PdkMissing(f"{pdk} place-and-route file missing: {', '.join(map(str, looked))}")
+    out["lefs"] = tuple(find(r) for r in out["lefs"])
+    out["setrc"] = find(out["setrc"])
+    return out
 
 
 def liberty(pdk: str, corner: str | None = None) -> Path:

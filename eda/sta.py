@@ -34,7 +34,9 @@ def netlist_clock(netlist: str) -> str | None:
 
 
 def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto", period: float = 10.0,
-                 limits: Limits | None = None) -> StageResult:
+                 limits: Limits | None = None, spef: Path | None = None, propagated: bool = False,
+                 name: str = "sta") -> StageResult:
+    """`spef`: wire parasitics (from place and route) beside the netlist; `propagated`: a clock tree was built."""
     lim = limits or Limits(wall_s=60, cpu_s=120, mem_mb=4096)
     t0 = time.monotonic()
     netlist = Path(netlist)
@@ -42,14 +44,15 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     if clock == "auto":
         clock = netlist_clock(netlist.read_text(errors="replace"))
     (wd / "sta.tcl").write_text(render("sta.tcl", lib=lib, netlist=netlist.name, top=top, clock=clock or "",
-                                       period=period))
+                                       period=period, parasitics=f"read_spef {Path(spef).name}" if spef else "",
+                                       propagated="set_propagated_clock [all_clocks]" if propagated else ""))
     r = run(OPENSTA.script_cmd("sta.tcl"), wd, lim, ro=[lib])   # Liberty: read-only in the sandbox
     out = r.out
     ver = OPENSTA.version()
     data = {"clock": clock, "period_ns": period}
 
     def done(status, diags):
-        return StageResult("sta", status, time.monotonic() - t0, "sta", ver, diags, data, out[-3000:])
+        return StageResult(name, status, time.monotonic() - t0, "sta", ver, diags, data, out[-3000:])
     if r.timed_out or r.limit:
         return done("timeout" if r.timed_out or r.limit == "cpu" else "error",
                     [Diagnostic(f"OpenSTA stopped by the {r.limit or 'wall'} limit")])

@@ -28,11 +28,15 @@ def print_report(rep, console: Console | None = None):
             det = f"area {fmt(d.get('area_um2'))} um2, {d.get('cells', 0)} cells"
         elif name == "sta":
             det = f"delay {fmt(d.get('delay_ns'))} ns, power {fmt(d.get('power_w'))} W, clock {d.get('clock') or 'virtual'}"
+        elif name == "pnr" and "delay_ns" in d:
+            det = (f"routed: delay {fmt(d['delay_ns'])} ns, power {fmt(d['power_w'])} W, cells {fmt(d['cell_area_um2'])} "
+                   f"um2 in a {fmt(d['core_area_um2'])} um2 core, wire {fmt(d['wirelength_um'])} um, {d['vias']} vias, "
+                   f"DRC {d['drc']}; DEF {d.get('def')}")
         else:
             det = ""
         if st.diagnostics:
             det = (det + "; " if det else "") + "; ".join(str(x) for x in st.diagnostics[:2])
-        t.add_row(name, f"[{status_style(st.status)}]{st.status}[/]", f"{st.seconds:.2f}", st.tool, det[:160])
+        t.add_row(name, f"[{status_style(st.status)}]{st.status}[/]", f"{st.seconds:.2f}", st.tool, det[:240])
     c.print(t)
     c.print(f"status [{status_style(rep.status)}]{rep.status}[/]  area {fmt(rep.area_um2)} um2  "
             f"delay {fmt(rep.delay_ns)} ns  power {fmt(rep.power_w)} W  PPA {fmt(rep.ppa)} um2*ns*W")

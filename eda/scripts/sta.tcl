@@ -1,6 +1,7 @@
 read_liberty ${lib}
 read_verilog ${netlist}
 link_design ${top}
+${parasitics}
 set clock_port {${clock}}
 if {$$clock_port ne ""} {
   create_clock -name clk -period ${period} [get_ports $$clock_port]
@@ -10,6 +11,7 @@ if {$$clock_port ne ""} {
   set_input_delay 0 -clock clk [all_inputs]
 }
 set_output_delay 0 -clock clk [all_outputs]
+${propagated}
 puts "@@CHECKS"
 report_checks -path_delay max -digits 4 -fields {input_pins}
 puts "@@WNS"

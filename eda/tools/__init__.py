@@ -6,6 +6,7 @@
     yosys.YOSYS          yosys (pyosys wheel)      script_cmd, commands_cmd   (python yosys_main.py ...)
     opensta.OPENSTA      sta                       script_cmd
     abc.ABC              yosys-abc (pyosys wheel)  commands_cmd
+    openroad.OPENROAD    OpenROAD (openroad wheel) script_cmd   (its Python, under a private glibc; pnr only)
 
 Stages (lint, simulate, synth, sta, coverage, equiv) compose these; every process goes through
 `eda.sandbox.run`.  A stage picks a simulator by name:
@@ -19,16 +20,20 @@ from .abc import ABC, Abc
 from .base import HINT, Simulator, Tool, ToolMissing, setup_env, verilator_root, which
 from .icarus import ICARUS, Icarus
 from .opensta import OPENSTA, OpenSTA
+from .openroad import OPENROAD, OpenRoad
 from .verilator import VERILATOR, Verilator
 from .yosys import YOSYS, Yosys
 
-__all__ = ["ABC", "Abc", "HINT", "ICARUS", "Icarus", "OPENSTA", "OpenSTA", "SIMULATORS", "Simulator", "TOOLS",
+__all__ = ["ABC", "Abc", "HINT", "ICARUS", "Icarus", "OPENROAD", "OPENSTA", "OpenRoad", "OpenSTA", "SIMULATORS", "Simulator", "TOOLS",
            "Tool", "ToolMissing", "VERILATOR", "Verilator", "YOSYS", "Yosys", "get_simulator", "get_tool",
            "setup_env", "verilator_root", "version", "versions", "which"]
 
-TOOLS = {t.exe: t for t in (ICARUS, YOSYS, OPENSTA, VERILATOR, ABC)}   # by binary name
+TOOLS = {t.exe: t for t in (ICARUS, YOSYS, OPENSTA, VERILATOR, ABC, OPENROAD)}   # by binary name
 SIMULATORS = {s.name: s for s in (ICARUS, VERILATOR)}
-VERSIONED = ("iverilog", "yosys", "sta", "verilator")                  # the tools the stages run: cache keys
+# the tools every default stage runs: cache keys, Ray node checks. OpenROAD is not here: only the optional
+# pnr stage runs it, so its version joins that stage's key alone (eda.stages.TABLE `tool`), and a machine
+# without it keeps every other key and node check
+VERSIONED = ("iverilog", "yosys", "sta", "verilator")
 
 
 def get_simulator(name: str) -> Simulator:

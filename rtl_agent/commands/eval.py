@@ -2,7 +2,7 @@
 import json
 import sys
 
-from eda.flow import ALL_STAGES, FlowJob, evaluate
+from eda.flow import ALL_STAGES, KNOWN_STAGES, FlowJob, evaluate
 from eda.pdk import PDKS
 from eda.verdict import get_rule
 from rtl_agent.show import print_report
@@ -29,7 +29,13 @@ def register(sub):
     p.add_argument("--tb-top", default=None, help="testbench top module (default: detect)")
     p.add_argument("--ref", nargs="+", default=None, help="reference RTL: adds interface and equivalence stages")
     p.add_argument("--reset", default=None, help="reset port for sequential equivalence (default: detect)")
-    p.add_argument("--stages", default=",".join(ALL_STAGES), help=f"comma list from {','.join(ALL_STAGES)}")
+    p.add_argument("--stages", default=",".join(ALL_STAGES),
+                   help=f"comma list from {','.join(KNOWN_STAGES)} (default: {','.join(ALL_STAGES)}; pnr: OpenROAD "
+                   "place and route, then timing and power with the routed wires, ~30 s a small design)")
+    p.add_argument("--utilization", type=float, default=None, help="pnr: core utilization (default 0.4)")
+    p.add_argument("--aspect-ratio", type=float, default=None, help="pnr: core height/width (default 1.0)")
+    p.add_argument("--keep", default=None, metavar="DIR", help="pnr: copy the routed DEF, netlist and SPEF "
+                   "here (default: a folder of the evaluation cache, named in stages.pnr.data.def)")
     p.add_argument("--no-cache", action="store_true", help="ignore and do not fill the evaluation cache")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(func=run)
@@ -37,13 +43,14 @@ def register(sub):
 
 def run(args) -> int:
     stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
-    bad = [s for s in stages if s not in ALL_STAGES]
+    bad = [s for s in stages if s not in KNOWN_STAGES]
     if bad:
-        raise ValueError(f"unknown stage(s) {', '.join(bad)}; choose from {', '.join(ALL_STAGES)}")
+        raise ValueError(f"unknown stage(s) {', '.join(bad)}; choose from {', '.join(KNOWN_STAGES)}")
+    pnr = {k: v for k, v in (("utilization", args.utilization), ("aspect_ratio", args.aspect_ratio)) if v is not None}
     clock = None if args.clock_port == "none" else args.clock_port
     job = FlowJob(top=args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top, ref=args.ref,
                   clock=clock, reset=args.reset, period=args.clock, stages=stages, use_cache=not args.no_cache,
-                  verdict=get_rule(args.verdict))
+                  verdict=get_rule(args.verdict), pnr=pnr, keep=args.keep)
     rep = evaluate(job, args.sources)
     if args.json:
         json.dump(rep.to_dict(), sys.stdout, indent=2)

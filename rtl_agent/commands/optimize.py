@@ -6,6 +6,7 @@ from rtl_agent import suite_jobs
 from rtl_agent.commands import defaults
 from rtl_agent.jobs.optimize import OptimizeConfig
 from rtl_agent.jobs.optimize.cross import describe
+from rtl_agent.jobs.optimize.routed import describe as describe_routed
 
 D = defaults(OptimizeConfig)   # the CLI's defaults are the config's
 
@@ -100,6 +101,9 @@ def register(sub):
     p.add_argument("--no-cross-pdk", dest="cross_pdk", action="store_false",
                    help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) at the end; by "
                    "default the find line says whether the gain holds there, above that PDK's own noise floor")
+    p.add_argument("--no-pnr", dest="pnr", action="store_false",
+                   help="skip placing and routing the best design and the reference at the end (OpenROAD, ~1 min); "
+                   "by default the find line gives the ratio after place and route beside the one after synthesis")
     p.add_argument("--no-ranges", dest="ranges", action="store_false",
                    help="skip the value-range probe of the reference (eda/ranges.py: which values its testbench gives "
                         "each register); by default edit prompts name registers declared wider than those values "
@@ -145,7 +149,8 @@ def config_from_args(args) -> OptimizeConfig:
                           actions="" if args.actions == "legacy" else args.actions,
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
-                          chooser=args.chooser, choice_group=args.choice_group)
+                          chooser=args.chooser, choice_group=args.choice_group,
+                          pnr=args.pnr)
 
 
 def run(args) -> int:
@@ -193,4 +198,4 @@ def find_line(summary: dict, best_v: str) -> str:
             + (f" ({' > '.join(summary['best_chain'])})" if summary.get("best_chain") else "")
             + f"; {where} this design's noise floor of {floor:.3f}x"
             + ("" if summary.get("above_noise") else " (so it may be synthesis noise, not a better design)")
-            + describe(summary.get("cross_pdk")))
+            + describe(summary.get("cross_pdk")) + describe_routed(summary.get("pnr")))

@@ -33,6 +33,8 @@ def register(sub):
     p.add_argument("--jobs", type=int, default=2, help="parallel workers for evaluation (default 2)")
     p.add_argument("--designs", default=None, help="comma list: only these designs")
     p.add_argument("--equiv", action="store_true", help="also require equivalence with the reference to pass")
+    p.add_argument("--pnr", action="store_true", help="also place and route each reference (OpenROAD; ~30 s a "
+                   "design): results.csv gains ref_routed_* columns, post-route delay, power, area, wirelength, DRC")
     p.add_argument("--max-tokens", type=int, default=512, help="model policies: tokens per sample")
     p.add_argument("--temperature", type=float, default=candidates.TEMPERATURE,
                    help=f"model policies: sampling temperature (default {candidates.TEMPERATURE}; top-p stays 0.95)")
@@ -81,14 +83,14 @@ def run(args) -> int:
         bar = prog.add_task("", total=len(tasks))
         designs = run_regression(tasks, pol, out, n, ks, args.pdk, args.jobs, args.equiv,
                                  progress=lambda name: prog.update(bar, advance=1, description=name),
-                                 log=prog.console.print, executor=ex)
+                                 log=prog.console.print, executor=ex, pnr=args.pnr)
         prog.update(bar, completed=len(tasks))
     df = pd.DataFrame([summarize_design(d, ks) for d in designs])
     s = regress_report.summary(df, ks)
     meta = {"suite": args.suite, "policy": pol.name, "adapter": adapter,
             **({"temperature": args.temperature, "max_tokens": args.max_tokens} if model else {}),
             "samples_per_design": n, "pdk": args.pdk or "per task",
-            "equiv": args.equiv, "executor": ex.kind, "date": datetime.date.today().isoformat(),
+            "equiv": args.equiv, **({"pnr": True} if args.pnr else {}), "executor": ex.kind, "date": datetime.date.today().isoformat(),
             "wall_s_this_invocation": round(time.monotonic() - t0, 1), **tools.versions()}
     df.to_csv(out / "results.csv", index=False)
     (out / "summary.md").write_text(regress_report.markdown(df, s, meta, ks))

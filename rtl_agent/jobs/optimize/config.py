@@ -4,13 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eda.stages import STAGES
+from eda.stages import PENALTIES as STAGE_PENALTIES
 from training.loop import LoopConfig
 
-PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "screen": -0.8, "lint": -0.8, "sim": -0.6,
-             "interface": -0.5,
-             "equiv": -0.5, "unproven": -0.45, "synth": -0.4, "sta": -0.3}
-assert {"extract", *STAGES} <= set(PENALTIES), "a penalty for every stage of eda.stages.STAGES"
+# the stages' own penalties are rows of eda.stages.TABLE; these are the optimizer's steps around them
+PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "unproven": -0.45, **STAGE_PENALTIES}
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
@@ -82,6 +80,7 @@ class OptimizeConfig:
                                       # and decl edits go to those declarations first
     noise: bool = True                # measure the reference's noise floor (rtl_agent.noise) when the run opens
     cross_pdk: bool = True            # synthesize the best design on the other PDK too (jobs/optimize/cross.py)
+    pnr: bool = True                  # place and route the best design and the reference (jobs/optimize/routed.py)
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
 
     def run_dir(self) -> Path:

@@ -38,4 +38,14 @@ def write_outputs(out: Path, store: RunStore):
                     sm.get("mode"), sm.get("prompt_tokens"), int(bool(sm.get("prefill"))),
                     cd.get("kind") or sm.get("action_kind") or "", " > ".join(cd.get("chain") or [])])
     atomic_write(out / "candidates.csv", buf.getvalue())
-    atomic_write(out / "report.html", render_html(steps, cands, store.decisions(), best, store.meta("config")))
+    atomic_write(out / "report.html", render_html(steps, cands, store.decisions(), best, store.meta("config"),
+                                                  routed=_routed(out)))
+
+
+def _routed(out: Path) -> dict | None:
+    """The end-of-run place-and-route check (jobs/optimize/routed.py: pnr.json, layout.png), when it ran."""
+    try:
+        got = json.loads((out / "pnr.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return {**got, "layout": "layout.png" if (out / "layout.png").is_file() else None}

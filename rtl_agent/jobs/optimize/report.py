@@ -87,7 +87,19 @@ def _drift(d) -> str:
                      f", {g['p_rewarded_before']:.2f} -> {g['p_rewarded_after']:.2f}" for g in d or ())
 
 
-def render_html(steps, cands, decisions, best, config) -> str:
+def _routed_html(r: dict | None) -> str:
+    if not r:
+        return ""
+    if r.get("ratio") is None:
+        return f"<h2>After place and route</h2><p>not measured: {html.escape(str(r.get('why')))}</p>"
+    img = f'<br><img src="{r["layout"]}" style="max-width:100%">' if r.get("layout") else ""
+    return (f"<h2>After place and route</h2><p>{_f(r['synth_ratio'], '.3f')}x after synthesis, "
+            f"<b>{_f(r['ratio'], '.3f')}x</b> after place and route on {html.escape(str(r.get('pdk')))} (OpenROAD; "
+            f"routed wirelength {_f(r['design']['wirelength_um'])} um against the reference's "
+            f"{_f(r['ref']['wirelength_um'])} um, DRC {r['design']['drc']})</p>{img}")
+
+
+def render_html(steps, cands, decisions, best, config, routed: dict | None = None) -> str:
     imgs = plots(steps, cands)
     rows = []
     for s in steps:
@@ -121,6 +133,7 @@ The reference is the floor: the best design never gets worse across steps.</p>
 <h2>Steps</h2><table><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr>{''.join(rows)}</table>
 <h2>Outcomes of all candidates</h2><table><tr><th>first failed stage</th><th>count</th></tr>{fail_rows}</table>
 <h2>KL-controller decisions</h2><table><tr><th>step</th><th>eps before</th><th>eps after</th><th>cause</th></tr>{dec}</table>
+{_routed_html(routed)}
 <h2>Best design</h2><pre>{html.escape(best.get('code') or '')}</pre>
 <h2>Run settings</h2><pre>{html.escape(json.dumps(config, indent=1))}</pre>
 </body></html>

@@ -8,6 +8,8 @@ from training.loop import Loop
 
 from .config import OptimizeConfig
 from .cross import cached_check
+from .outputs import write_outputs
+from .routed import cached_check as routed_check
 from .env import OptimizeEnv
 
 
@@ -47,7 +49,12 @@ def summary(loop: Loop, env: OptimizeEnv) -> dict:
     cross = None
     if env.cfg.cross_pdk and best["source"] != "reference":
         cross = cached_check(Path(loop.dir), env.job, env.ref_src, env.task.top, best["code"])
-    return {"cross_pdk": cross, "dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
+    pnr = None
+    if env.cfg.pnr and best["source"] != "reference":
+        pnr = routed_check(Path(loop.dir), env.job, env.ref_src, env.task.top, best["code"])
+        if loop.store is not None:
+            write_outputs(Path(loop.dir), loop.store)     # report.html gains the routed layouts
+    return {"cross_pdk": cross, "pnr": pnr, "dir": str(loop.dir), "steps": loop.step, "best_ratio": env.ref_ppa / best["ppa"],
             "best_ppa": best["ppa"], "ref_ppa": env.ref_ppa, "best_source": best["source"],
             "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode(),
             "best_kind": best.get("kind"), "best_chain": best.get("chain"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,

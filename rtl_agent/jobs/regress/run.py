@@ -52,8 +52,24 @@ def candidate_row(label, rep, equiv: bool) -> dict:
             "equiv_mode": rep.stages["equiv"].data.get("equiv_mode") if "equiv" in rep.stages else None}
 
 
-def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
-    """candidates: list of (label, sources dict or None, reason-if-None)."""
+def routed_row(job, task) -> dict:
+    """The reference placed and routed (the pnr stage after its synthesis and timing: `regress --pnr`)."""
+    rep = evaluate(job.replace(stages=tuple(job.stages) + ("pnr",)), task.reference_sources())
+    st = rep.stages.get("pnr")
+    if not (rep.ok and st):
+        bad = st or rep.stages.get(rep.failed_stage)
+        why = bad.diagnostics[0].message if bad and bad.diagnostics else rep.status
+        return {"pnr_status": st.status if st else f"not reached ({rep.failed_stage})", "pnr_reason": why[:300]}
+    d = st.data
+    return {"pnr_status": "pass", "pnr_s": round(st.seconds, 1), "routed_delay_ns": d["delay_ns"],
+            "routed_power_w": d["power_w"], "routed_area_um2": d["cell_area_um2"], "core_area_um2": d["core_area_um2"],
+            "routed_ppa": d["cell_area_um2"] * d["delay_ns"] * d["power_w"], "wirelength_um": d["wirelength_um"],
+            "vias": d["vias"], "drc": d["drc"]}
+
+
+def score_design(task, candidates: list, pdk: str, equiv: bool = False, pnr: bool = False) -> dict:
+    """candidates: list of (label, sources dict or None, reason-if-None). pnr: the reference is placed and
+    routed too (its row gains the routed numbers)."""
     job, ref_rep = flow_calibrate(task.flow_job(pdk, equiv=equiv), task.reference_sources())
     rows = []
     for label, src, why in candidates:
@@ -62,7 +78,10 @@ def score_design(task, candidates: list, pdk: str, equiv: bool = False) -> dict:
             continue
         rows.append(candidate_row(label, evaluate(job, src), equiv))
     rule = getattr(task, "observe", None)
-    return {"design": task.name, "category": task.category, "reference": reference_row(ref_rep), "samples": rows,
+    ref_row = reference_row(ref_rep)
+    if pnr and ref_rep.ok:
+        ref_row.update(routed_row(job, task))
+    return {"design": task.name, "category": task.category, "reference": ref_row, "samples": rows,
             "notes": list(task.notes), "isolation": isolation_mode(),
             # which equivalence decided: strict (every output, every cycle) or spec (the task's observe rule)
             "equiv_mode": ("spec" if rule else "strict") if equiv else "",
@@ -92,16 +111,18 @@ def summarize_design(d: dict, ks) -> dict:
     for st in FAIL_ORDER:
         out[f"fail_{st}"] = sum(1 for r in rows if r.get("failed_stage") == st)
     out["notes"] = " ".join(d.get("notes", []))[:300]
+    out.update({f"ref_{k}": v for k, v in ref.items() if k.startswith(("pnr_", "routed_", "core_")) or
+                k in ("wirelength_um", "vias", "drc")})     # regress --pnr only
     return out
 
 
 def _work(args):
-    task, cands, pdk, equiv = args
-    return score_design(task, cands, pdk, equiv)
+    task, cands, pdk, equiv, pnr = args
+    return score_design(task, cands, pdk, equiv, pnr)
 
 
 def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: int, equiv: bool,
-                   progress=None, log=print, executor=None) -> list[dict]:
+                   progress=None, log=print, executor=None, pnr: bool = False) -> list[dict]:
     """Evaluate every task; skip the ones already finished in `out`. Returns per-design dicts.
     `executor` (rtl_agent.executor; default a local pool of `jobs`) runs the per-design scoring; this
     driver alone writes the run folder, as results come back."""
@@ -120,7 +141,8 @@ def run_regression(tasks, policy, out: Path, n: int, ks, pdk: str | None, jobs: 
         log(f"resuming: {len(done)} design(s) already finished in {out}, {len(todo)} to go")
     t0 = time.monotonic()
     ready = bool(todo and hasattr(policy, "prefetch") and policy.prefetch(todo, n, out / "samples", log=log))
-    jobs_args = ((t, policy.candidates(t, n, out / "samples" / t.name), pdk or t.pdk, equiv) for t in todo)
+    jobs_args = ((t, policy.candidates(t, n, out / "samples" / t.name), pdk or t.pdk, equiv, pnr)
+                 for t in todo)
     if executor is None:
         from rtl_agent.executor import LocalExecutor
         executor = LocalExecutor(jobs if policy.parallel_ok or ready else 1)
