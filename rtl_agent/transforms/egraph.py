@@ -158,9 +158,11 @@ def _algebra_rules():
     out = []
     for f in (Add, Mul, And, Or, Xor, Max, Min):
         out.append(rewrite(f(w, a, b)).to(f(w, b, a)))
-        # the inner operator must not truncate: a 4-bit (a + b) inside an 8-bit add is not re-associable
-        out.append(rewrite(f(w, f(w1, a, b), c)).to(f(w, a, f(w, b, c)), w1 >= w))
-        out.append(rewrite(f(w, a, f(w1, b, c))).to(f(w, f(w, a, b), c), w1 >= w))
+        # the inner operator must not truncate: a 4-bit (a + b) inside an 8-bit add is not re-associable;
+        # a wider inner one is, for operators whose low bits depend only on low bits (not max/min)
+        guard = (w1 >= w) if f not in (Max, Min) else eq(w1).to(w)
+        out.append(rewrite(f(w, f(w1, a, b), c)).to(f(w, a, f(w, b, c)), guard))
+        out.append(rewrite(f(w, a, f(w1, b, c))).to(f(w, f(w, a, b), c), guard))
     out.append(rewrite(Eq(a, b)).to(Eq(b, a)))
     out += _width_change_rules()
     # compare-and-select is max/min when the operands have the select's width
