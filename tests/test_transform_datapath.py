@@ -169,3 +169,17 @@ def test_rules_keep_meaning_on_mixed_widths():
             except ValueError:
                 continue
             assert agrees([t], best, trials=512), (t, best)
+
+
+def test_signed_shift_printed_in_its_own_wire():
+    """`$signed(x) >>> k` inline beside an unsigned arm would shift logically (found by the flow on RTLLM alu)."""
+    from rtl_agent.transforms.dpir import Printer
+    x, b, k, s = ("var", 8, "x"), ("var", 8, "b"), ("var", 3, "k"), ("var", 1, "s")
+    decls, (expr,) = Printer("n", set()).lines([("mux", 8, s, ("sra", 8, x, k), ("shr", 8, b, k))])
+    body = "\n".join("    " + line for line in decls)
+    cand = (f"module sh(input [7:0] x, input [7:0] b, input [2:0] k, input s, output [7:0] y);\n{body}\n"
+            f"    assign y = {expr};\nendmodule\n")
+    ref = ("module sh(input [7:0] x, input [7:0] b, input [2:0] k, input s, output [7:0] y);\n"
+           "    wire signed [7:0] xs = x;\n    wire [7:0] t = xs >>> k;\n    assign y = s ? t : (b >> k);\nendmodule\n")
+    assert ">>>" in body and ">>>" not in expr
+    assert evaluate(_job("sh", ref), {"sh.v": cand}).equiv_status == "proven"
