@@ -109,8 +109,10 @@ def test_no_site_is_fast_and_empty():
 
 
 def test_parse_error_raises():
+    assert "datapath" in T.kinds()
     with pytest.raises(T.ParseError):
-        T.REGISTRY["datapath"].options(T.Design("module x(; endmodule", "x")) if T.kinds() else None
+        T.REGISTRY["datapath"].options(T.Design("module x(; endmodule", "x"))
+    assert T.options(T.Design("module x(; endmodule", "x"), ["datapath"]) == []    # the registry catches it
 
 
 CHAIN = """module chain (input [7:0] a, b, c, d, e, f, g, h, output [7:0] y, output [7:0] m);
