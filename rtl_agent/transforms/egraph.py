@@ -2,7 +2,8 @@
 bounded saturation and extraction by a cost model.
 
     r = saturate(roots, node_cap=4000, seconds=1.0)    Result: the e-graph, its root handles, run statistics
-    terms = extract(r, cost)                            one best term per root (dpir tuples), cost(op, w, ws)
+    terms = extract(r, costs.Model(pdk, "area"))       one best term per root (dpir tuples); ValueError when
+                                                        egglog's extractor fails (it panics on some graphs)
 
 Every rule keeps the result width of what it rewrites; `width` is a function without a merge, so a rule that
 would union terms of different widths makes egglog raise (a soundness alarm beside the flow's proof). Rules
@@ -329,8 +330,8 @@ def saturate(roots, node_cap: int = 4000, seconds: float = 1.0, match_limit: int
 
 
 def extract(res: Result, cost) -> list:
-    """The best term of each root under cost(op, width, operand widths) -> (own area, own delay); terms are
-    compared by (first, second) of the returned pair as extract_mode orders them (see costs.Model)."""
+    """The best term of each root under an egglog cost model (costs.Model), each root extracted on its own;
+    structure shared between roots is recovered when printing (equal terms are one node)."""
     eg = res.egraph
     out = []
     for h in res.roots:
