@@ -64,16 +64,11 @@ def main(argv=None):
         except Exception as e:      # noqa: BLE001 - one design's failure is a row, not the end of the bench
             rows.append({"design": name, "pdk": "", "options_s": "", "n_options": 0, "option": "", "equiv": "",
                          "ratio": "", "area_ratio": "", "delay_ratio": "", "note": f"error: {str(e)[:150]}"})
-        print(rows[-1], flush=True)
     write_rows(OUT / "transform_datapath.csv", rows)
     extra = {"load (1/5/15 min, shared machine)": " ".join(load) + " -> " +
              " ".join(open("/proc/loadavg").read().split()[:3])}
-    try:
-        import egglog
-        import pyslang
-        extra["egglog"], extra["pyslang"] = egglog.__version__, pyslang.__version__
-    except (ImportError, AttributeError):
-        pass
+    from importlib.metadata import version
+    extra["egglog"], extra["pyslang"] = version("egglog"), version("pyslang")
     import pandas as pd
     body = header("Transformation kind `datapath` (e-graph rewriting)", extra) + "\n" + md_table(pd.DataFrame(rows)) + "\n"
     write_with_reading(OUT / "transform_datapath.md", body)

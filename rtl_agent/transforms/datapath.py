@@ -59,8 +59,11 @@ class Datapath(Transform):
 
     def candidates(self, d: Design, budget_s: float = BUDGET_S):
         """[(site, mode, best terms, old cost, new cost, stats)] for every site with a cheaper equal form."""
-        from . import egraph
-        from .costs import Model
+        try:
+            from . import egraph
+            from .costs import Model
+        except ImportError as e:        # requirements.txt pins egglog; say what is missing, as the parser does
+            raise TransformError(f"egglog is not installed (bash scripts/setup.sh): {e}") from None
         found, _ = sites(d.parsed())
         t0, out = time.monotonic(), []
         for site in found:

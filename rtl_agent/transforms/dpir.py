@@ -174,7 +174,9 @@ class Printer:
         if t in self.shared or t in self.names:
             return self.name(t) if t[1] <= w else f"{self.name(t)}[{w - 1}:0]"
         text, tw = self.expr(t)
-        if tw == w == t[1]:
+        # a signed shift inline would turn logical: an unsigned operand anywhere in the context makes the whole
+        # expression unsigned (Verilog's signedness rule), so it always gets a wire of its own
+        if tw == w == t[1] and t[0] != "sra":
             return f"({text})"
         return self.name(t) if t[1] <= w else f"{self.name(t)}[{w - 1}:0]"
 

@@ -2,7 +2,8 @@
 bounded saturation and extraction by a cost model.
 
     r = saturate(roots, node_cap=4000, seconds=1.0)    Result: the e-graph, its root handles, run statistics
-    terms = extract(r, cost)                            one best term per root (dpir tuples), cost(op, w, ws)
+    terms = extract(r, costs.Model(pdk, "area"))       one best term per root (dpir tuples); ValueError when
+                                                        egglog's extractor fails (it panics on some graphs)
 
 Every rule keeps the result width of what it rewrites; `width` is a function without a merge, so a rule that
 would union terms of different widths makes egglog raise (a soundness alarm beside the flow's proof). Rules
@@ -158,9 +159,11 @@ def _algebra_rules():
     out = []
     for f in (Add, Mul, And, Or, Xor, Max, Min):
         out.append(rewrite(f(w, a, b)).to(f(w, b, a)))
-        # the inner operator must not truncate: a 4-bit (a + b) inside an 8-bit add is not re-associable
-        out.append(rewrite(f(w, f(w1, a, b), c)).to(f(w, a, f(w, b, c)), w1 >= w))
-        out.append(rewrite(f(w, a, f(w1, b, c))).to(f(w, f(w, a, b), c), w1 >= w))
+        # the inner operator must not truncate: a 4-bit (a + b) inside an 8-bit add is not re-associable;
+        # a wider inner one is, for operators whose low bits depend only on low bits (not max/min)
+        guard = (w1 >= w) if f not in (Max, Min) else eq(w1).to(w)
+        out.append(rewrite(f(w, f(w1, a, b), c)).to(f(w, a, f(w, b, c)), guard))
+        out.append(rewrite(f(w, a, f(w1, b, c))).to(f(w, f(w, a, b), c), guard))
     out.append(rewrite(Eq(a, b)).to(Eq(b, a)))
     out += _width_change_rules()
     # compare-and-select is max/min when the operands have the select's width
@@ -327,8 +330,8 @@ def saturate(roots, node_cap: int = 4000, seconds: float = 1.0, match_limit: int
 
 
 def extract(res: Result, cost) -> list:
-    """The best term of each root under cost(op, width, operand widths) -> (own area, own delay); terms are
-    compared by (first, second) of the returned pair as extract_mode orders them (see costs.Model)."""
+    """The best term of each root under an egglog cost model (costs.Model), each root extracted on its own;
+    structure shared between roots is recovered when printing (equal terms are one node)."""
     eg = res.egraph
     out = []
     for h in res.roots:
