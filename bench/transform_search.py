@@ -137,7 +137,9 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
     (res / f"{name}.json").write_text(json.dumps(rows, indent=1))
     lines = [header("Transformation library: optimize runs per design and chooser",
                     {"load": " ".join(open("/proc/loadavg").read().split()[:3]) + " (at report; shared machine)",
-                     "wall time of this invocation": f"{wall / 60:.1f} min"}), "",
+                     "wall time of this invocation": f"{wall / 60:.1f} min",
+                     "code": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                            cwd=ROOT).stdout.strip()}), "",
              f"Finds count only when proven and above the run's noise floor. `evaluations`: distinct designs sent to "
              f"the flow; `best_at_{budget}`: the best proven ratio among the first {budget} of them. `trained_groups`: groups the LoRA update learned from, "
               "of all; `dp_rewarded`: over the trained choice groups, the mean change the update made to the "

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -340,8 +341,10 @@ class Loop:
             if g.choices and g.chooser != "policy":
                 comps.append(uniform_picks(g, step_seed(cfg.seed, k, j)))
             elif chooser is not None:
+                # distinct options while they last: a group of one option has nothing to compare
+                kw = {"distinct": True} if "distinct" in inspect.signature(chooser.choose).parameters else {}
                 comps.append(chooser.choose(g.prompt, list(g.choices), g.n, temperature=cfg.temperature,
-                                            seed=step_seed(cfg.seed, k, j), prefill=g.prefill, stop=g.stop))
+                                            seed=step_seed(cfg.seed, k, j), prefill=g.prefill, stop=g.stop, **kw))
             else:
                 comps.append(self._sample(g.prompt, g.n, step_seed(cfg.seed, k, j), g.prefill, g.stop, g.ban))
             self.event("phase", step=k, phase=f"sampled {j + 1}/{len(groups)}")
