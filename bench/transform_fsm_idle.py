@@ -105,7 +105,19 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--rounds", type=int, default=2, help="greedy chain rounds after the first")
     ap.add_argument("--out", default=str(RESULTS / "transform_fsm_idle"))
+    ap.add_argument("--report-only", action="store_true",
+                    help="rewrite the .md from the .csv an interrupted run left (its load and time unknown)")
     a = ap.parse_args(argv)
+    if a.report_only:
+        with open(a.out + ".csv") as f:
+            summary = [{k: (None if v == "" and k.startswith("best_") and k != "best_single_option" else v)
+                        for k, v in r.items()} for r in csv.DictReader(f)]
+        for r in summary:
+            r["best_single"], r["best_chain"] = (float(r[k]) if r[k] else None for k in ("best_single", "best_chain"))
+        meta = {"load_before": "see the run log", "load_after": open("/proc/loadavg").read().split()[:3],
+                "wall_s": "partial run", "skipped": [], "rounds": a.rounds}
+        Path(a.out + ".md").write_text(report(summary, meta))
+        return 0
     from eda.flow import calibrate
     from rtl_agent.transforms import Design, options
     only = {x for x in a.designs.split(",") if x}
@@ -145,11 +157,14 @@ def report(summary, meta) -> str:
     rows = []
     for s in summary:
         h = hr.get(s["design"], {})
+        best = max([x for x in (s["best_single"], s["best_chain"]) if x is not None], default=None)
+        floor = float(h["noise_floor"]) if h.get("noise_floor") else None
+        above = "" if best is None or floor is None else ("yes" if best > floor else "no")
         rows.append([s["design"], s["kind"], s["pdk"], s["options"], s["proven"], _f(s["best_single"]),
-                     _f(s["best_chain"]), h.get("noise_floor", ""), h.get("best_n45", ""), h.get("kind", ""),
+                     _f(s["best_chain"]), h.get("noise_floor", ""), above, h.get("best_n45", ""), h.get("kind", ""),
                      s["seconds"], (s["chain"] or s["best_single_option"])[:120]])
     cols = ["design", "kind", "pdk", "options", "proven", "best single", "best chain", "noise floor",
-            "hand ceiling (N45)", "hand kind", "time s", "chain (or best single option)"]
+            "above noise", "hand ceiling (N45)", "hand kind", "time s", "chain (or best single option)"]
     import pandas as pd
     body = head + "\n" + md_table(pd.DataFrame(rows, columns=cols)) + "\n"
     if meta["skipped"]:
