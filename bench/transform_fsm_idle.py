@@ -114,8 +114,11 @@ def main(argv=None) -> int:
                         for k, v in r.items()} for r in csv.DictReader(f)]
         for r in summary:
             r["best_single"], r["best_chain"] = (float(r[k]) if r[k] else None for k in ("best_single", "best_chain"))
-        meta = {"load_before": "see the run log", "load_after": open("/proc/loadavg").read().split()[:3],
+        load = " ".join(open("/proc/loadavg").read().split()[:3])
+        meta = {"load_before": "unknown (interrupted run)", "load_after": load,
                 "wall_s": "partial run", "skipped": [], "rounds": a.rounds}
+        if Path(a.out + ".json").exists():       # a finished run: its own load and time
+            meta = json.loads(Path(a.out + ".json").read_text())["meta"]
         Path(a.out + ".md").write_text(report(summary, meta))
         return 0
     from eda.flow import calibrate
