@@ -88,7 +88,8 @@ def run_kind(task, job, ref_ppa, code, kinds, rounds, rows):
             break
         best_ratio, best_code = round_best[0], round_best[2]
         chain.append(round_best[1])
-    return {"design": task.name, "suite": "project" if task.name in _project() else "rtllm", "kind": kind, "options": n_opts, "proven": n_proven,
+    return {"design": task.name, "suite": "project" if task.name in _project() else "rtllm", "kind": kind,
+            "options": n_opts, "proven": n_proven,
             "best_single": round(first_best[0], 4) if first_best else None,
             "best_single_option": first_best[1] if first_best else "",
             "best_chain": round(best_ratio, 4) if chain else None, "chain": " ; ".join(chain),
