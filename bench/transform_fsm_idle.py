@@ -106,6 +106,8 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--rounds", type=int, default=2, help="greedy chain rounds after the first")
     ap.add_argument("--out", default=str(RESULTS / "transform_fsm_idle"))
+    ap.add_argument("--append", action="store_true", help="keep the designs the .csv files already hold, run the rest")
+    ap.add_argument("--first", default="", help="comma-separated designs to run before the others")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite the .md from the .csv an interrupted run left (its load and time unknown)")
     a = ap.parse_args(argv)
@@ -128,7 +130,16 @@ def main(argv=None) -> int:
     kinds = [k for k in a.kinds.split(",") if k]
     load0, t0 = open("/proc/loadavg").read().split()[:3], time.monotonic()
     rows, summary, skipped = [], [], []
-    for task in _tasks(only):
+    if a.append:
+        for name, lst in (("_options.csv", rows), (".csv", summary)):
+            with open(a.out + name) as f:
+                lst.extend(csv.DictReader(f))
+        for r in summary:
+            r["best_single"], r["best_chain"] = (float(r[k]) if r[k] else None for k in ("best_single", "best_chain"))
+    done = {r["design"] for r in summary}
+    first = [x for x in a.first.split(",") if x]
+    tasks = sorted(_tasks(only), key=lambda t: first.index(t.name) if t.name in first else len(first))
+    for task in [t for t in tasks if t.name not in done]:
         code = "".join(task.reference_sources().values())
         mine = [k for k in kinds if options(Design(code, task.top), kinds_=(k,))]
         if not mine:
