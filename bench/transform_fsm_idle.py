@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import header, md_table, write_rows  # noqa: E402
+from bench.common import header, md_table, write_rows, write_with_reading  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 KINDS = ("fsm_encode", "idle")
@@ -122,7 +122,7 @@ def main(argv=None) -> int:
                 "wall_s": "partial run", "skipped": [], "rounds": a.rounds}
         if Path(a.out + ".json").exists():       # a finished run: its own load and time
             meta = json.loads(Path(a.out + ".json").read_text())["meta"]
-        Path(a.out + ".md").write_text(report(summary, meta))
+        write_with_reading(Path(a.out + ".md"), report(summary, meta))
         return 0
     from eda.flow import calibrate
     from rtl_agent.transforms import Design, options
@@ -159,7 +159,7 @@ def main(argv=None) -> int:
     meta = {"load_before": " ".join(load0), "load_after": " ".join(load1), "wall_s": round(time.monotonic() - t0),
             "skipped": skipped, "rounds": a.rounds}
     Path(a.out + ".json").write_text(json.dumps({"meta": meta, "summary": summary}, indent=1))
-    Path(a.out + ".md").write_text(report(summary, meta))
+    write_with_reading(Path(a.out + ".md"), report(summary, meta))
     return 0
 
 
