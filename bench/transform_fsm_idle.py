@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import header, md_table, write_rows  # noqa: E402
+from bench.common import header, md_table, write_rows, write_with_reading  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 KINDS = ("fsm_encode", "idle")
@@ -88,7 +88,8 @@ def run_kind(task, job, ref_ppa, code, kinds, rounds, rows):
             break
         best_ratio, best_code = round_best[0], round_best[2]
         chain.append(round_best[1])
-    return {"design": task.name, "suite": "project" if task.name in _project() else "rtllm", "kind": kind, "options": n_opts, "proven": n_proven,
+    return {"design": task.name, "suite": "project" if task.name in _project() else "rtllm", "kind": kind,
+            "options": n_opts, "proven": n_proven,
             "best_single": round(first_best[0], 4) if first_best else None,
             "best_single_option": first_best[1] if first_best else "",
             "best_chain": round(best_ratio, 4) if chain else None, "chain": " ; ".join(chain),
@@ -105,14 +106,40 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--rounds", type=int, default=2, help="greedy chain rounds after the first")
     ap.add_argument("--out", default=str(RESULTS / "transform_fsm_idle"))
+    ap.add_argument("--append", action="store_true", help="keep the designs the .csv files already hold, run the rest")
+    ap.add_argument("--first", default="", help="comma-separated designs to run before the others")
+    ap.add_argument("--report-only", action="store_true",
+                    help="rewrite the .md from the .csv an interrupted run left (its load and time unknown)")
     a = ap.parse_args(argv)
+    if a.report_only:
+        with open(a.out + ".csv") as f:
+            summary = [{k: (None if v == "" and k.startswith("best_") and k != "best_single_option" else v)
+                        for k, v in r.items()} for r in csv.DictReader(f)]
+        for r in summary:
+            r["best_single"], r["best_chain"] = (float(r[k]) if r[k] else None for k in ("best_single", "best_chain"))
+        load = " ".join(open("/proc/loadavg").read().split()[:3])
+        meta = {"load_before": "unknown (interrupted run)", "load_after": load,
+                "wall_s": "partial run", "skipped": [], "rounds": a.rounds}
+        if Path(a.out + ".json").exists():       # a finished run: its own load and time
+            meta = json.loads(Path(a.out + ".json").read_text())["meta"]
+        write_with_reading(Path(a.out + ".md"), report(summary, meta))
+        return 0
     from eda.flow import calibrate
     from rtl_agent.transforms import Design, options
     only = {x for x in a.designs.split(",") if x}
     kinds = [k for k in a.kinds.split(",") if k]
     load0, t0 = open("/proc/loadavg").read().split()[:3], time.monotonic()
     rows, summary, skipped = [], [], []
-    for task in _tasks(only):
+    if a.append:
+        for name, lst in (("_options.csv", rows), (".csv", summary)):
+            with open(a.out + name) as f:
+                lst.extend(csv.DictReader(f))
+        for r in summary:
+            r["best_single"], r["best_chain"] = (float(r[k]) if r[k] else None for k in ("best_single", "best_chain"))
+    done = {r["design"] for r in summary}
+    first = [x for x in a.first.split(",") if x]
+    tasks = sorted(_tasks(only), key=lambda t: first.index(t.name) if t.name in first else len(first))
+    for task in [t for t in tasks if t.name not in done]:
         code = "".join(task.reference_sources().values())
         mine = [k for k in kinds if options(Design(code, task.top), kinds_=(k,))]
         if not mine:
@@ -132,7 +159,7 @@ def main(argv=None) -> int:
     meta = {"load_before": " ".join(load0), "load_after": " ".join(load1), "wall_s": round(time.monotonic() - t0),
             "skipped": skipped, "rounds": a.rounds}
     Path(a.out + ".json").write_text(json.dumps({"meta": meta, "summary": summary}, indent=1))
-    Path(a.out + ".md").write_text(report(summary, meta))
+    write_with_reading(Path(a.out + ".md"), report(summary, meta))
     return 0
 
 
@@ -145,11 +172,14 @@ def report(summary, meta) -> str:
     rows = []
     for s in summary:
         h = hr.get(s["design"], {})
+        best = max([x for x in (s["best_single"], s["best_chain"]) if x is not None], default=None)
+        floor = float(h["noise_floor"]) if h.get("noise_floor") else None
+        above = "" if best is None or floor is None else ("yes" if best > floor else "no")
         rows.append([s["design"], s["kind"], s["pdk"], s["options"], s["proven"], _f(s["best_single"]),
-                     _f(s["best_chain"]), h.get("noise_floor", ""), h.get("best_n45", ""), h.get("kind", ""),
+                     _f(s["best_chain"]), h.get("noise_floor", ""), above, h.get("best_n45", ""), h.get("kind", ""),
                      s["seconds"], (s["chain"] or s["best_single_option"])[:120]])
     cols = ["design", "kind", "pdk", "options", "proven", "best single", "best chain", "noise floor",
-            "hand ceiling (N45)", "hand kind", "time s", "chain (or best single option)"]
+            "above noise", "hand ceiling (N45)", "hand kind", "time s", "chain (or best single option)"]
     import pandas as pd
     body = head + "\n" + md_table(pd.DataFrame(rows, columns=cols)) + "\n"
     if meta["skipped"]:
