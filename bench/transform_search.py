@@ -41,7 +41,7 @@ def designs(which: str) -> list:
 def run_one(design, mode, args, base: Path) -> dict:
     out = base / f"{design}-{mode}-s{args.seed}"
     cmd = [sys.executable, "-m", "rtl_agent.cli", "optimize", design, "--out", str(out), "--seed", str(args.seed),
-           "--steps", str(args.steps), "--quiet", "--no-cross-pdk", *MODES[mode]]
+           "--steps", str(args.steps), "--quiet", "--no-cross-pdk", "--no-pnr", *MODES[mode]]
     if mode != "auto":
         cmd += ["--actions", args.actions]
     if (out / "run.sqlite").exists():

@@ -393,7 +393,8 @@ class Loop:
         self.event("decision", step=k, **{x: decision[x] for x in ("eps_old", "eps_new", "cause")})
         allrows = [r for rs in rows for r in rs]
         m = self._metrics(allrows, eps, gstats, train_stats)
-        m["flat_groups"], m["trained_groups"], m["groups"], m["skipped"] = flat, len(live), len(groups), why
+        m["flat_groups"], m["groups"], m["skipped"] = flat, len(groups), why
+        m["signal_groups"], m["trained_groups"] = len(live), len(live) if train_stats else 0
         m["choice_drift"] = choice_drift(groups, comps, rows, before,
                                          self._choice_probs(groups, list(before), chooser) if train_stats else before)
         m["seconds"] = {"sample": round(t_sample, 2), "eval": round(t_eval, 2), "train": round(t_train, 2),
