@@ -121,12 +121,20 @@ def optimize_prompt(spec: str, code: str, report: dict, top: str, goal="lower ar
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
-def transform_prompt(spec: str, view, report: dict, top: str, labels, max_spec=1500) -> list:
+SHOW_LINES = 30      # a transform prompt shows the design whole up to this many lines, else its interface
+
+
+def transform_prompt(spec: str, view, report: dict, top: str, labels, max_spec=600) -> list:
     """The menu of verified transformations of the current design (rtl_agent.transforms): the model answers
     with one of them, word for word; the answer is scored by its own probability (policy.choose)."""
     menu = "\n".join(f"- {lab}" for lab in labels)
-    shown = (f"Current design:\n```verilog\n{view.code.strip()}\n```" if view.mode != "focus" else
-             f"Current design (interface; {view.total_lines} lines):\n```verilog\n{view.interface}\n```")
+    code = view.code.strip()
+    if view.mode != "focus" and len(code.splitlines()) <= SHOW_LINES:
+        shown = f"Current design:\n```verilog\n{code}\n```"
+    else:                  # the update scores every option against this prompt: keep it short
+        from .rtl import parent_header
+        head = view.interface or parent_header(view.code, top) or f"module {top}"
+        shown = f"Current design (interface; {view.total_lines} lines):\n```verilog\n{head}\n```"
     user = (f"Module `{top}`. Specification:\n{_clip(spec, max_spec)}\n\n{shown}\n\n"
             f"EDA report:\n{report_summary(report, brief=True)}\n\n"
             "Each transformation below rewrites the design; its result is proven equivalent and synthesized. "
