@@ -10,6 +10,9 @@ from .scripts import render
 from .sources import as_texts, write_all
 from .tools import YOSYS
 
+# memories addressed by this many bits or more (1024+ words) are not built from flip-flops (no memory macro model)
+MEM_ABITS = 10
+
 
 def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | None = None,
                cells: dict | None = None) -> StageResult:
@@ -23,7 +26,8 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
     latch.update(zip(("n_cell", "n_d", "n_en", "n_q"), cells["latch_n"]))
     (wd / "latch_map.v").write_text(render("latch_map.v", **latch))
     (wd / "synth.ys").write_text(render("synth.ys", files=" ".join(f.name for f in files), top=top, lib=lib,
-                                        tie_hi=cells["tie_hi"], tie_lo=cells["tie_lo"], buf=cells["buf"]))
+                                        tie_hi=cells["tie_hi"], tie_lo=cells["tie_lo"], buf=cells["buf"],
+                                        mem_abits=MEM_ABITS))
     r = run(YOSYS.script_cmd("synth.ys", log="yosys.log"), wd, lim, ro=[lib])   # Liberty: read-only in the sandbox
     log = (wd / "yosys.log").read_text(errors="replace") if (wd / "yosys.log").exists() else r.out
     ver = YOSYS.version()
@@ -34,6 +38,13 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
         return done("timeout", [Diagnostic(f"synthesis stopped after {lim.wall_s:g} s wall / {lim.cpu_s} s CPU")])
     if r.limit:
         return done("error", [Diagnostic(f"synthesis stopped by the {r.limit} limit ({lim.mem_mb} MB memory)")])
+    if r.rc != 0 and "Assertion failed: selection is not empty" in log + r.out:
+        mem = _stat(wd / "mem.json", top)
+        bits, n = mem.get("num_memory_bits", "?"), mem.get("num_memories", "?")
+        return done("fail", [Diagnostic(f"memory: {bits} bits in {n} memor{'y' if n == 1 else 'ies'}, not in PPA: a "
+                                        f"memory of {1 << MEM_ABITS} words or more is not built from flip-flops and no "
+                                        "memory macro model is declared; nothing else was measured (set a smaller "
+                                        "depth, e.g. -P DEPTH=16)")], {"memory_bits": bits, "memories": n})
     if r.rc != 0:
         diags = parse_diagnostics(log + "\n" + r.out) or [Diagnostic((r.out or log).strip()[-300:] or "yosys failed")]
         return done("fail", diags)
