@@ -27,12 +27,20 @@ def as_texts(src) -> dict:
     return out
 
 
+def included_names(texts: dict) -> set:
+    """Basenames that one of `texts` `include`s: compiled there, not on their own (a design may include a .v)."""
+    return {Path(m).name for t in texts.values() if isinstance(t, str) and "`include" in t
+            for m in _INCLUDE_RE.findall(t)}
+
+
+def is_header(name: str, texts: dict) -> bool:
+    return Path(name).suffix in (".vh", ".svh") or Path(name).name in included_names(texts)
+
+
 def write_all(texts: dict, folder: Path) -> list[Path]:
     """Write files into `folder`; return the HDL ones (in order) for the compiler."""
     hdl = []
-    # a file another one `include`s is compiled there, not on its own (a design may include a .v file)
-    included = {Path(m).name for t in texts.values() if isinstance(t, str) and "`include" in t
-                for m in _INCLUDE_RE.findall(t)}
+    included = included_names(texts)
     for name, text in texts.items():
         p = folder / Path(name).name
         p.write_bytes(text if isinstance(text, bytes) else text.encode())
