@@ -1,8 +1,9 @@
 """A task made from a design a team already has: its sources (with eda.design_inputs' options), no task folder.
 
 The given design is the reference; ports come from the parse of the top, the clock and reset from the one
-detector every stage uses (eda.hdl) or from the caller; there is no testbench, so a candidate is judged by
-equivalence to the reference. `write_task` writes it as an ordinary task folder (task.yaml, spec.md, the
+detector every stage uses (eda.hdl) or from the caller. Without a testbench of its own, a candidate is judged by
+equivalence to the reference, after a fast screen: a generated testbench (eda.random_stim.compare_testbench) that
+runs it beside a renamed copy of the reference on constrained-random inputs and compares every output. `write_task` writes it as an ordinary task folder (task.yaml, spec.md, the
 sources, specialised: top parameters written in, defines as a first file, headers beside them), which
 `load_task` reads back, `rtl-agent task init` leaves for the user to edit, and `optimize`/`cover` make under
 their run folder (so a resumed run reads the same task).
@@ -15,7 +16,9 @@ import yaml
 from eda.design_inputs import DesignInputError, check_top
 from eda.hdl import detect_clock_reset, strip_comments
 from eda.ports import PortError, parse_ports_ex
+from eda.random_stim import compare_testbench
 
+GOLDEN = "ref_"             # the reference's modules, renamed, in the generated testbench
 _EDGE_RE = re.compile(r"@\s*\(\s*(?:posedge|negedge)\s+([A-Za-z_]\w*)")
 
 
@@ -69,8 +72,12 @@ def write_task(texts: dict, top: str | None, out: Path, clock: str | None = None
         cfg["clock"] = clock
     if reset:
         cfg.update(reset=reset, reset_active_low=low)
-    (out / "task.yaml").write_text("# made by rtl-agent from an existing design; no testbench: candidates are "
-                                   "judged by equivalence to rtl/\n" + yaml.safe_dump(cfg, sort_keys=False))
+    if not any(p.direction == "inout" for p in ports):
+        # a fast screen before the proof: candidate and reference on the same random inputs, outputs compared
+        (out / "tb_compare.v").write_text(compare_testbench(ports, top, GOLDEN + top, clock, reset, low))
+        cfg.update(testbench="tb_compare.v", golden_prefix=GOLDEN, verdict="rtllm")
+    (out / "task.yaml").write_text("# made by rtl-agent from an existing design: candidates are judged by equivalence "
+                                   "to rtl/, after tb_compare.v (random inputs, outputs compared with rtl/'s)\n" + yaml.safe_dump(cfg, sort_keys=False))
     return out
 
 

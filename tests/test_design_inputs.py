@@ -88,9 +88,16 @@ def test_task_from_design_files(tmp_path):
     texts = gather([require_shared("corpus/verilog-axis/rtl/axis_register.v")], top="axis_register")
     write_task(texts, None, tmp_path / "t", origin="axis_register.v")
     t = load_task(tmp_path / "t")
-    assert (t.top, t.clock, t.reset, t.testbenches) == ("axis_register", "clk", "rst", [])
-    rep = evaluate(t.flow_job(use_cache=False, stages=("lint", "equiv")), t.reference_sources())
-    assert rep.status == "pass" and rep.equiv_status.startswith("proven")
+    assert (t.top, t.clock, t.reset, t.golden_prefix) == ("axis_register", "clk", "rst", "ref_")
+    rep = evaluate(t.flow_job(use_cache=False), t.reference_sources())
+    assert rep.status == "pass" and rep.equiv_status.startswith("proven") and rep.stages["sim"].ok
+    # the generated testbench is the fast screen: a wrong candidate fails simulation before any proof
+    ref = t.reference_sources()
+    name, code = next((n, c) for n, c in ref.items() if "m_axis_tvalid_reg <= " in c)
+    bad = {name: code.replace("assign m_axis_tvalid = m_axis_tvalid_reg;", "assign m_axis_tvalid = 1'b0;")}
+    assert bad[name] != code
+    rep = evaluate(t.flow_job(use_cache=False), bad)
+    assert rep.failed_stage == "sim" and "equiv" not in rep.stages
     # the CLI writes the same folder, and refuses to overwrite it
     out = tmp_path / "cli"
     argv = [sys.executable, "-m", "rtl_agent.cli", "task", "init",

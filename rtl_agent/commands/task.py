@@ -9,7 +9,8 @@ def register(sub):
     p = sub.add_parser("task", help="make a task folder from an existing design (task init)",
                        description="Write a task folder (task.yaml, spec.md, rtl/) for an existing design: it is the "
                        "reference, ports come from its parse, clock and reset are detected (or --clock/--reset); "
-                       "with no testbench, candidates are judged by equivalence to it. Edit the folder, then run "
+                       "candidates are judged by equivalence to it, after a generated testbench that compares them "
+                       "with it on random inputs (tb_compare.v). Edit the folder, then run "
                        "`rtl-agent optimize DIR` or `rtl-agent cover DIR`.")
     s = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     i = s.add_parser("init", help="write the task folder")
@@ -40,7 +41,8 @@ def run(args) -> int:
     from designs import load_task
     t = load_task(out)              # read back: what optimize and cover will see
     print(f"wrote {out}/task.yaml: top {t.top}, {len(t.ports)} ports, clock {t.clock or 'none'}, "
-          f"reset {t.reset or 'none'}; no testbench: candidates are judged by equivalence")
+          f"reset {t.reset or 'none'}; candidates are judged by equivalence to the design"
+          + (f", after {t.testbenches[0].name} (random inputs, outputs compared)" if t.testbenches else ""))
     return 0
 
 
