@@ -116,3 +116,14 @@ def test_corpus_switch_with_display_passes_eval():
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     rep = json.loads(r.stdout)
     assert rep["status"] == "pass" and rep["top"] == "axis_switch" and rep["ppa"] > 0
+
+
+def test_regress_takes_design_files(tmp_path):
+    rtl = require_shared("corpus/verilog-axis/rtl/axis_fifo.v")
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-m", "rtl_agent.cli", "regress", "--suite", str(rtl), "-P", "DEPTH=16",
+                        "--policy", "reference", "--out", str(tmp_path / "reg")], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-1500:]
+    assert "parameter DEPTH = 16" in (tmp_path / "runs/tasks/axis_fifo/rtl/axis_fifo.v").read_text()
+    assert "pass@1 1.000" in r.stdout
