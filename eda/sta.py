@@ -53,6 +53,9 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     if r.timed_out or r.limit:
         return done("timeout" if r.timed_out or r.limit == "cpu" else "error",
                     [Diagnostic(f"OpenSTA stopped by the {r.limit or 'wall'} limit")])
+    found = re.search(r"^@@CLOCKS (.+)$", out, re.M)
+    if found:                 # the clock of the flip-flops, where no input's name said which (sta.tcl)
+        data["clock"] = " ".join(found.group(1).split())
     errs = [l for l in out.splitlines() if l.startswith("Error")]
     checks = out.split("@@CHECKS", 1)[-1].split("@@SETUP", 1)[0]
     pw = re.search(r"^Total\s+([-\d.eE+]+)\s+([-\d.eE+]+)\s+([-\d.eE+]+)\s+([-\d.eE+]+)", out.split("@@POWER")[-1], re.M)

@@ -71,3 +71,13 @@ endmodule
         assert "no clock" in st.diagnostics[0].message
     else:
         assert rep.ppa is None and st.data["delay_ns"] is None
+
+
+def test_flops_name_their_clock_when_no_input_looks_like_one():
+    # `c` is no clock by name: before, its flip-flops went untimed (the adder between them was not on any path,
+    # delay 0.097 ns and no clock power); now the flip-flops' own clock input is the timing clock
+    src = "module oddclk(input c, input [7:0] d, output reg [7:0] q);\n  always @(posedge c) q <= q + d;\nendmodule\n"
+    rep = evaluate(FlowJob(top="oddclk", stages=("synth", "sta"), use_cache=False), {"oddclk.v": src})
+    st = rep.stages["sta"]
+    assert rep.status == "pass" and st.data["clock"] == "c" and st.data["unclocked_pins"] == 0
+    assert rep.delay_ns > 0.2            # clock to q, through the adder, to the next flip-flop

@@ -2,6 +2,16 @@ read_liberty ${lib}
 read_verilog ${netlist}
 link_design ${top}
 set clock_port {${clock}}
+if {$$clock_port eq ""} {
+  # no input is named like a clock: flip-flops clocked straight from inputs name theirs (else they go untimed)
+  set from_regs {}
+  foreach pin [all_registers -edge_triggered -clock_pins] {
+    if {[catch {set net [get_full_name [get_nets -of_objects $$pin]]}]} { continue }
+    if {[get_ports -quiet $$net] ne ""} { lappend from_regs $$net }
+  }
+  set clock_port [lsort -unique $$from_regs]
+  if {$$clock_port ne ""} { puts "@@CLOCKS $$clock_port" }
+}
 if {$$clock_port ne ""} {
   create_clock -name clk -period ${period} [get_ports $$clock_port]
   set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports $$clock_port]]
