@@ -3,7 +3,7 @@ would give them (files, -P parameters, no task folder): eval time per stage and 
 timing on Sky130, and the design's equivalence with itself (proof method and time). Failures are rows with their
 cause, never a traceback.
 
-    flock /tmp/rtl-heavy.lock .venv/bin/python bench/real_designs.py [--only a,b] [--equiv-timeout 120]
+    flock /tmp/rtl-heavy.lock .venv/bin/python bench/real_designs.py [--only a,b] [--equiv-timeout 60]
 
 Writes bench/results/real_designs.{md,json}.
 """
@@ -136,7 +136,7 @@ def report(rows, load_before, load_after, wall) -> str:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="", help="comma list of design labels (prefix match)")
-    ap.add_argument("--equiv-timeout", type=float, default=120.0)
+    ap.add_argument("--equiv-timeout", type=float, default=60.0)
     ap.add_argument("--out", default=str(OUT / "real_designs"))
     a = ap.parse_args()
     pick = [d for d in DESIGNS if not a.only or any(d[0].startswith(o) for o in a.only.split(","))]
