@@ -81,3 +81,14 @@ def test_flops_name_their_clock_when_no_input_looks_like_one():
     st = rep.stages["sta"]
     assert rep.status == "pass" and st.data["clock"] == "c" and st.data["unclocked_pins"] == 0
     assert rep.delay_ns > 0.2            # clock to q, through the adder, to the next flip-flop
+
+
+def test_power_that_opensta_cannot_propagate_is_said():
+    # picorv32: OpenSTA 2.0's activity propagation ends in NaN and report_power stopped the stage with a Tcl error
+    from eda.config import require_shared
+    from eda.design_inputs import gather
+    texts = gather([require_shared("corpus/picorv32/picorv32.v")], top="picorv32")
+    rep = evaluate(FlowJob(top="picorv32", stages=("synth", "sta"), use_cache=False), texts)
+    st = rep.stages["sta"]
+    assert rep.status == "pass" and st.data["power_activity"] == "global 0.1" and rep.power_w > 0
+    assert st.diagnostics[-1].severity == "warning" and "not comparable" in st.diagnostics[-1].message
