@@ -18,7 +18,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import header, md_table  # noqa: E402
+from bench.common import header, md_table, write_with_reading  # noqa: E402
 from eda.config import require_shared  # noqa: E402
 from eda.design_inputs import DesignInputError, gather  # noqa: E402
 from eda.flow import FlowJob, evaluate  # noqa: E402
@@ -149,7 +149,7 @@ def main():
               f"self-equiv {r.get('self_equiv', {}).get('status')}", flush=True)
         Path(a.out + ".json").write_text(json.dumps(rows, indent=1))
     load1 = open("/proc/loadavg").read().split()[:3]
-    Path(a.out + ".md").write_text(report(rows, " ".join(load0), " ".join(load1), time.monotonic() - t0))
+    write_with_reading(Path(a.out + ".md"), report(rows, " ".join(load0), " ".join(load1), time.monotonic() - t0))
     print(Path(a.out + ".md").read_text())
 
 
