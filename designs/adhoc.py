@@ -3,10 +3,11 @@
 The given design is the reference; ports come from the parse of the top, the clock and reset from the one
 detector every stage uses (eda.hdl) or from the caller. Without a testbench of its own, a candidate is judged by
 equivalence to the reference, after a fast screen: a generated testbench (eda.random_stim.compare_testbench) that
-runs it beside a renamed copy of the reference on constrained-random inputs and compares every output. `write_task` writes it as an ordinary task folder (task.yaml, spec.md, the
-sources, specialised: top parameters written in, defines as a first file, headers beside them), which
-`load_task` reads back, `rtl-agent task init` leaves for the user to edit, and `optimize`/`cover` make under
-their run folder (so a resumed run reads the same task).
+runs it beside a renamed copy of the reference on constrained-random inputs and compares every output.
+`write_task` writes it as an ordinary task folder (task.yaml, spec.md, tb_compare.v, the sources specialised:
+top parameters written in, defines as a first file, headers beside them), which `load_task` reads back,
+`rtl-agent task init` leaves for the user to edit, and `optimize`/`cover`/`regress` write to runs/tasks/<top>
+(so a resumed run reads the same task).
 """
 import re
 from pathlib import Path
@@ -77,7 +78,8 @@ def write_task(texts: dict, top: str | None, out: Path, clock: str | None = None
         (out / "tb_compare.v").write_text(compare_testbench(ports, top, GOLDEN + top, clock, reset, low))
         cfg.update(testbench="tb_compare.v", golden_prefix=GOLDEN, verdict="rtllm")
     (out / "task.yaml").write_text("# made by rtl-agent from an existing design: candidates are judged by equivalence "
-                                   "to rtl/, after tb_compare.v (random inputs, outputs compared with rtl/'s)\n" + yaml.safe_dump(cfg, sort_keys=False))
+                                   "to rtl/, after tb_compare.v (random inputs, outputs compared with rtl/'s)\n"
+                                   + yaml.safe_dump(cfg, sort_keys=False))
     return out
 
 

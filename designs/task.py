@@ -146,7 +146,8 @@ def top_of(texts: dict[str, str]) -> str:
 
 _REQUIRED = ("name", "top", "spec", "ports", "reference")
 # testbench: optional; without one, candidates are judged by equivalence to the reference alone.
-# include_dirs, defines ({NAME: VALUE}), params ({NAME: VALUE}, the top's): how the reference is read (eda.design_inputs)
+# include_dirs, defines ({NAME: VALUE}), params ({NAME: VALUE}, the top's): how the reference is read
+# (eda.design_inputs)
 _DESIGN_KEYS = ("include_dirs", "defines", "params")
 _KNOWN = set(_REQUIRED) | {"testbench", "clock", "reset", "reset_active_low", "period_ns", "pdk", "category", "tags",
                            "golden_prefix", "notes", "data_files", "verdict", "observe", *_DESIGN_KEYS}

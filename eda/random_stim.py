@@ -189,7 +189,8 @@ def compare_testbench(ports, top: str, golden: str, clock: str | None = None, re
                     f"{p.name} = %h, reference %h\", i, {p.name}__dut, {p.name}__ref);\n      end\n" for p in outs)
     half = period_ns / 2
     if clock:
-        start = (f"    {clock} = 1'b0;\n" + (f"    {reset} = {on};\n" if reset else "") + drive.replace("      ", "    ")
+        start = (f"    {clock} = 1'b0;\n" + (f"    {reset} = {on};\n" if reset else "")
+                 + drive.replace("      ", "    ")
                  + f"    repeat (3) @(posedge {clock});\n    #1;\n" + (f"    {reset} = {off};\n" if reset else ""))
         step = f"      @(negedge {clock});\n{drive}      @(posedge {clock});\n      #1;\n"
         clk = f"  always #{half:g} {clock} = ~{clock};\n"

@@ -94,7 +94,8 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     if "@@POWER_FALLBACK" in out:
         data["power_activity"] = "global 0.1"
         notes.append(Diagnostic("power: OpenSTA's propagated switching activity gave no number (NaN); power is with "
-                                "every net at activity 0.1, not comparable with other designs' power", severity="warning"))
+                                "every net at activity 0.1, not comparable with other designs' power",
+                                severity="warning"))
     return done("pass", notes)
 
 
