@@ -52,6 +52,7 @@ class Task:
     verdict: str | dict | None = None         # sim verdict rule (eda.verdict): preset name or regexes; None: detect
     sim_flags: dict = field(default_factory=dict)   # extra compile flags per simulator ({"icarus": [...]})
     observe: Observe | None = None            # equivalence modulo the spec's don't-cares (eda.observe); None: strict
+    design: dict = field(default_factory=dict)   # how the reference is read: include_dirs, defines, params
 
     @property
     def sequential(self) -> bool:
@@ -72,12 +73,13 @@ class Task:
     def reference_sources(self) -> dict[str, str]:
         """filename -> text of the reference, its top renamed to `top` when they differ."""
         out = {}
+        texts = _gathered(self.reference, self.design, self.ref_top or self.top) if self.design else {}
         for p in self.reference:
-            text = read_source(p)
+            text = texts.pop(p.name, None) or read_source(p)
             if self.ref_top and self.ref_top != self.top:
                 text = re.sub(rf"(?<![\w$]){re.escape(self.ref_top)}(?![\w$])", self.top, text)
             out[p.name] = text
-        return out
+        return {**texts, **out}         # the -D file first, included headers after the sources
 
     def testbench_sources(self) -> dict[str, str]:
         """Every file the simulation needs besides the candidate's RTL: testbenches, data
@@ -102,8 +104,18 @@ class Task:
                 "reference": [str(p) for p in self.reference], "testbenches": [str(p) for p in self.testbenches],
                 "data_files": [str(p) for p in self.data_files], "golden_prefix": self.golden_prefix,
                 "verdict": self.verdict, "sim_flags": dict(self.sim_flags),
-                "observe": self.observe.to_dict() if self.observe else None,
+                "observe": self.observe.to_dict() if self.observe else None, "design": dict(self.design),
                 "notes": list(self.notes), "spec": self.spec}
+
+
+def _gathered(reference, design: dict, top: str) -> dict:
+    """The reference read as eda.design_inputs reads a design: defines, include folders, top parameters."""
+    from eda.design_inputs import DesignInputError, gather
+    try:
+        return gather(reference, incdirs=design.get("include_dirs") or (), defines=design.get("defines") or {},
+                      params={k: str(v) for k, v in (design.get("params") or {}).items()}, top=top)
+    except DesignInputError as e:
+        raise TaskError(f"task reference: {e}") from None
 
 
 def read_source(p: Path) -> str:
@@ -132,9 +144,13 @@ def top_of(texts: dict[str, str]) -> str:
 
 # ---- project tasks (task.yaml) -----------------------------------------------
 
-_REQUIRED = ("name", "top", "spec", "ports", "reference", "testbench")
-_KNOWN = set(_REQUIRED) | {"clock", "reset", "reset_active_low", "period_ns", "pdk", "category", "tags",
-                           "golden_prefix", "notes", "data_files", "verdict", "observe"}
+_REQUIRED = ("name", "top", "spec", "ports", "reference")
+# testbench: optional; without one, candidates are judged by equivalence to the reference alone.
+# include_dirs, defines ({NAME: VALUE}), params ({NAME: VALUE}, the top's): how the reference is read
+# (eda.design_inputs)
+_DESIGN_KEYS = ("include_dirs", "defines", "params")
+_KNOWN = set(_REQUIRED) | {"testbench", "clock", "reset", "reset_active_low", "period_ns", "pdk", "category", "tags",
+                           "golden_prefix", "notes", "data_files", "verdict", "observe", *_DESIGN_KEYS}
 
 
 def _resolve(root: Path, rel: str, yml: Path, fld: str) -> Path:
@@ -215,7 +231,8 @@ def load_project_task(folder: Path) -> Task:
     spec = _resolve(folder, cfg["spec"], yml, "spec")
     ports = _ports(cfg["ports"], yml)
     reference = _files(folder, cfg["reference"], yml, "reference")
-    tbs = _files(folder, cfg["testbench"], yml, "testbench")
+    tbs = _files(folder, cfg["testbench"], yml, "testbench") if cfg.get("testbench") else []
+    design = _design(folder, cfg, yml)
     data = _files(folder, cfg["data_files"], yml, "data_files") if cfg.get("data_files") else []
     pdk = cfg.get("pdk", "nangate45")
     if pdk not in PDKS:
@@ -249,10 +266,12 @@ def load_project_task(folder: Path) -> Task:
                 reset_active_low=rst_low, period_ns=float(period), pdk=pdk,
                 category=str(cfg.get("category", "")), tags=[str(t) for t in tags], source="project",
                 notes=[str(n) for n in cfg.get("notes") or []], data_files=data,
-                golden_prefix=cfg.get("golden_prefix"), verdict=verdict, observe=observe)
+                golden_prefix=cfg.get("golden_prefix"), verdict=verdict, observe=observe, design=design)
     ref_texts = {p.name: read_source(p) for p in reference}
     task.ref_top = task.top if any(task.top in module_names(t) for t in ref_texts.values()) else top_of(ref_texts)
-    if is_cocotb_tb({p.name: "" for p in tbs}):
+    if not tbs:
+        task.tb_top, duts = "", [(None, task.top, "dut")]         # judged by equivalence alone
+    elif is_cocotb_tb({p.name: "" for p in tbs}):
         task.tb_top, duts = task.top, [(None, task.top, "dut")]    # cocotb: the design is the toplevel
     else:
         task.tb_top, duts = tb_top_of({p.name: read_source(p) for p in tbs})
@@ -273,6 +292,24 @@ def load_project_task(folder: Path) -> Task:
         except ObserveError as e:
             raise TaskError(str(e)) from None
     return task
+
+
+def _design(folder: Path, cfg: dict, yml: Path) -> dict:
+    out = {}
+    for k in _DESIGN_KEYS:
+        v = cfg.get(k)
+        if v in (None, [], {}):
+            continue
+        if k == "include_dirs":
+            vals = [v] if isinstance(v, str) else v
+            if not isinstance(vals, list) or not all(isinstance(d, str) and (folder / d).is_dir() for d in vals):
+                raise TaskError(f"{yml}: field 'include_dirs': expected folders (relative to the task), got {v!r}")
+            out[k] = [str((folder / d).resolve()) for d in vals]
+        elif not isinstance(v, dict) or not all(re.fullmatch(r"[A-Za-z_]\w*", str(n)) for n in v):
+            raise TaskError(f"{yml}: field '{k}': expected a mapping NAME: VALUE, got {v!r}")
+        else:
+            out[k] = {str(n): str(x) for n, x in v.items()}
+    return out
 
 
 # ---- the project suite ------------------------------------------------------------

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from . import sandbox
 from .coverage_point import Point
 from .hdl import safe_name
+from .sources import is_header
 from .tools import YOSYS
 
 TAG = "RTLA_FSM"
@@ -87,7 +88,11 @@ def _names(text: str, width: int) -> dict:
 def extract(sources: dict, top: str, timeout_s: float = 60) -> list:
     """The FSMs Yosys finds in the DUT (flattened from `top`); [] when it finds none or cannot read it."""
     with sandbox.Sandbox(prefix="rtla-fsm-") as sb:
-        names = [sb.write(f"{i:03d}_{safe_name(n)}", t).name for i, (n, t) in enumerate(sources.items())]
+        names = [sb.write(f"{i:03d}_{safe_name(n)}", t).name for i, (n, t) in enumerate(sources.items())
+                 if not is_header(n, sources)]
+        for n, t in sources.items():
+            if is_header(n, sources):       # read where it is included, by its own name
+                sb.write(safe_name(n), t)
         script = ("; ".join(f"read_verilog -sv {n}" for n in names)
                   + f"; hierarchy -top {top}; proc; flatten; opt_expr; opt_clean; opt -nodffe -nosdff; "
                   f"setattr -set fsm_encoding \"auto\" {_NAMED}; fsm_detect; "

@@ -1,11 +1,12 @@
 """Syntax/lint: Icarus (-g2012) then Verilator --lint-only. Errors fail; warnings are kept."""
+import re
 import time
 from pathlib import Path
 
 from .report import Diagnostic, StageResult, parse_diagnostics
 from .sandbox import Limits, Sandbox, run
 from .sources import as_texts, write_all
-from .tools import ICARUS, VERILATOR
+from .tools import ICARUS, VERILATOR, YOSYS
 
 
 def lint(sources, top: str | None = None, workdir: Path | None = None, limits: Limits | None = None,
@@ -18,6 +19,7 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
         r = run(ICARUS.compile_cmd(files, "lint.vvp", top), wd, lim)
         out_log = r.out
         status, tool = "pass", "iverilog"
+        loop_diags = []
         icarus_unsupported = False
         if r.timed_out or r.limit:
             status = "timeout" if r.timed_out or r.limit == "cpu" else "error"
@@ -36,9 +38,13 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
                 status = "timeout" if rv.timed_out or rv.limit == "cpu" else "error"
             elif rv.rc != 0:
                 status = "fail"
+            elif "UNOPTFLAT" in rv.out:
+                loops = _logic_loops(files, top, wd, lim)
+                if loops:
+                    status, loop_diags = "fail", loops
             if icarus_unsupported:
                 tool = "verilator (Icarus 11: unsupported SystemVerilog)"
-        diags = parse_diagnostics(out_log) if status != "pass" or not icarus_unsupported else []
+        diags = loop_diags or (parse_diagnostics(out_log) if status != "pass" else [])
         if status != "pass" and not diags:
             reason = f"stopped by the {r.limit or 'wall'} limit" if status in ("timeout", "error") else out_log.strip()[-300:]
             diags = [Diagnostic(reason or "lint failed")]
@@ -56,3 +62,19 @@ def _only_unsupported(out: str) -> bool:
              and not ln.endswith(("error(s) during elaboration.", "error(s) during elaboration"))
              and not ln.startswith(("Exiting due to",))]
     return bool(sorry) and not other
+
+
+def _logic_loops(files, top, wd, lim) -> list:
+    """Verilator's UNOPTFLAT also fires for signals whose bits only depend on each other in order (a carry
+    vector); Yosys `check` on the flattened design decides, bit by bit, whether a real loop exists."""
+    cmds = "; ".join([*(f"read_verilog -sv {f.name}" for f in files), f"hierarchy -top {top}" if top else
+                      "hierarchy -auto-top", "proc -noopt", "flatten", "tee -q -o loops.txt check"])
+    r = run(YOSYS.commands_cmd(cmds), wd, lim)
+    out = (wd / "loops.txt").read_text(errors="replace") if (wd / "loops.txt").exists() else ""
+    if not r.ok or "found logic loop" not in out:
+        return []
+    srcs = sorted(set(re.findall(r"source: ([^\s:]+):(\d+)", out.split("found logic loop", 1)[1])))
+    where = ", ".join(f"{f}:{ln}" for f, ln in srcs[:4])
+    f, ln = srcs[0] if srcs else (None, None)
+    return [Diagnostic(f"combinational loop (a signal depends on itself with no register between): {where}",
+                       f, int(ln) if ln else None)]

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 
 from . import sandbox
 from .hdl import safe_name
+from .sources import is_header
 from .tools import YOSYS
 
 DIRECTIONS = ("input", "output", "inout")
@@ -71,6 +72,9 @@ def _yosys_ports(sources: dict, top: str, lib: bool, timeout_s: float) -> list[P
     with sandbox.Sandbox(prefix="rtla-ports-") as sb:
         names = []
         for i, (name, text) in enumerate(sources.items()):
+            if is_header(name, sources):     # read where it is included, by its own name
+                sb.write(safe_name(name), text)
+                continue
             # numbered names: two sources may share a basename (different folders)
             names.append(sb.write(f"{i:03d}_{safe_name(name)}", text).name)
         flag = "-sv -lib" if lib else "-sv"

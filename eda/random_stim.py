@@ -165,3 +165,50 @@ def seeded_stimulus(ports, top: str, clock: str | None = None, reset: str | None
         lines.append(f"    {reset} = {off};")
     lines += ["    $finish;" if finish else "    rtla_done = 1;", "  end", "endmodule", ""]
     return "\n".join(lines)
+
+
+def compare_testbench(ports, top: str, golden: str, clock: str | None = None, reset: str | None = None,
+                      reset_active_low: bool = False, cycles: int = 1000, seed: int = 1,
+                      period_ns: float = 10.0) -> str:
+    """A self-checking testbench for a design without one: `top` (the candidate, `uut`) and `golden` (the reference,
+    renamed) get the same constrained-random inputs (reset held for 3 cycles first, then never asserted; values
+    from $random(seed), changed at the falling edge) and every output is compared after each rising edge (each
+    step for a combinational design), where the reference's output has no X. Prints the RTLLM verdict lines.
+    A fast screen before the equivalence proof, not a proof."""
+    ins = [p for p in ports if p.direction == "input"]
+    outs = [p for p in ports if p.direction == "output"]
+    data = [p for p in ins if p.name not in (clock, reset)]
+    decl = [f"  reg {_rng(p)}{p.name};" for p in ins] + [f"  wire {_rng(p)}{p.name}__dut, {p.name}__ref;" for p in outs]
+    conn = ", ".join(f".{p.name}({p.name})" for p in ins)
+    dut = conn + "".join(f", .{p.name}({p.name}__dut)" for p in outs)
+    ref = conn + "".join(f", .{p.name}({p.name}__ref)" for p in outs)
+    drive = "".join(f"      {p.name} = {_random_of(p.width)};\n" for p in data)
+    on, off = ("1'b0", "1'b1") if reset_active_low else ("1'b1", "1'b0")
+    check = "".join(f"      if (({p.name}__ref ^ {p.name}__ref) === 0 && {p.name}__ref !== {p.name}__dut) begin\n"
+                    f"        errors = errors + 1;\n        if (errors <= 3) $display(\"mismatch at step %0d: "
+                    f"{p.name} = %h, reference %h\", i, {p.name}__dut, {p.name}__ref);\n      end\n" for p in outs)
+    half = period_ns / 2
+    if clock:
+        start = (f"    {clock} = 1'b0;\n" + (f"    {reset} = {on};\n" if reset else "")
+                 + drive.replace("      ", "    ")
+                 + f"    repeat (3) @(posedge {clock});\n    #1;\n" + (f"    {reset} = {off};\n" if reset else ""))
+        step = f"      @(negedge {clock});\n{drive}      @(posedge {clock});\n      #1;\n"
+        clk = f"  always #{half:g} {clock} = ~{clock};\n"
+    else:
+        start, clk = (f"    {reset} = {off};\n" if reset else ""), ""
+        step = f"{drive}      #{half:g};\n"
+    return (f"`timescale 1ns/1ps\nmodule tb;\n" + "\n".join(decl) + f"\n  integer i, errors = 0, seed = {seed};\n"
+            f"  {top} uut({dut});\n  {golden} gold({ref});\n{clk}  initial begin\n{start}"
+            f"    for (i = 0; i < {cycles}; i = i + 1) begin\n{step}{check}    end\n"
+            "    if (errors == 0) $display(\"===========Your Design Passed===========\");\n"
+            "    else $display(\"===========Test completed with %0d failures===========\", errors);\n"
+            "    $finish;\n  end\nendmodule\n")
+
+
+def _rng(p) -> str:
+    return f"[{p.width - 1}:0] " if p.width > 1 else ""
+
+
+def _random_of(width: int) -> str:
+    n = (width + 31) // 32
+    return "$random(seed)" if n == 1 else "{" + ", ".join(["$random(seed)"] * n) + "}"

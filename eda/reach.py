@@ -139,7 +139,9 @@ def _elaborate(folder: Path, sources: dict, top: str, deadline: float):
 def _model(folder: Path, top: str, expose: list, deadline: float):
     """proc/flatten/memory + expose; (json of the top module, error)."""
     sel = " ".join(f"w:{re.sub(r'([][?])', r'?', n)}" for n in expose)        # `*` of a merged hierarchy stays a glob
-    script = (f"read_rtlil inst.il\nhierarchy -top {top}\nproc\nflatten\n" + (f"expose {sel}\n" if sel else "")
+    # $display/$error/assertions (Yosys 0.70: $print/$check cells) are simulation's, not the model's
+    script = (f"read_rtlil inst.il\nhierarchy -top {top}\nproc\nchformal -remove\ndelete t:$print\nflatten\n"
+              + (f"expose {sel}\n" if sel else "")
               + "opt_clean\nmemory\nopt_clean\nwrite_json model.json\nwrite_rtlil model.il\n")
     r = _yosys(folder, "model.ys", script, deadline)
     if not r.ok or not (folder / "model.json").exists():

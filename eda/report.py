@@ -86,6 +86,11 @@ class Report:
     isolation: str = ""                               # "bwrap" (tools sandboxed) or "off" (eda.sandbox)
 
     def add(self, st: StageResult):
+        if is_pass(st.status):
+            # a passing stage's notes (the proof method that closed after induction did not, ...) are not errors:
+            # a report never shows `pass` beside an `error` (a stage that finds an error fails instead)
+            st.diagnostics = [Diagnostic(d.message, d.file, d.line, "info") if isinstance(d, Diagnostic) and
+                              d.severity == "error" else d for d in st.diagnostics]
         self.stages[st.name] = st
         if is_failure(st.status) and self.status == "pass":
             self.status = "fail" if st.status.startswith(("counterexample", "unknown")) else st.status
@@ -138,7 +143,8 @@ class Report:
 
 _DIAG_RES = [
     # iverilog: file.v:12: syntax error
-    re.compile(r"^(?P<file>[^:\s]+\.s?v):(?P<line>\d+):\s*(?P<msg>.*)$"),
+    # (not `file.v:12:5:`: a column is Verilator's, on the continuation lines of a message already read)
+    re.compile(r"^(?P<file>[^:\s]+\.s?v):(?P<line>\d+):(?!\d+:)\s*(?P<msg>.*)$"),
     # verilator: %Error: file.v:12:5: message
     re.compile(r"^%(?P<sev>Error|Warning)[^:]*:\s*(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)?\s*(?P<msg>.*)$"),
     # yosys: ERROR: ... / file.v:12: ERROR: ...

@@ -204,6 +204,8 @@ def _ro_paths(import_pkgs=(), extra=()) -> list[Path]:
     from .tools.base import YOSYS_MAIN, verilator_root
     from .config import REPO
     ps = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent]
+    # site folders outside the venv (a .pth, PYTHONPATH, --system-site-packages): pyosys may live there
+    ps += [Path(p) for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()]
     ps.append(YOSYS_MAIN)           # `yosys` (pyosys from the venv): this one file of the checkout
     vroot = verilator_root()
     if vroot:

@@ -57,7 +57,9 @@ def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
     for m in ([] if allow_verdict_strings else STRING_RE.finditer(code)):
         if _PASS_RE.search(m.group(0)):
             reasons.append(f"{name}:{line_of(m.start())}: string {m.group(0)[:60]} imitates a testbench verdict")
-    if not module_names(text) and not reasons:
+    # a header, or a file of `define lines (-D: eda.design_inputs), is part of a design without a module
+    directives_only = all(ln.lstrip().startswith("`") for ln in code.splitlines() if ln.strip())
+    if not module_names(text) and not reasons and not str(name).endswith((".vh", ".svh")) and not directives_only:
         reasons.append(f"{name}: no module declaration found")
     if expand and not reasons and _MACRO_RE.search(code):
         reasons += _expanded_reasons(text, name)

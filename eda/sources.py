@@ -1,7 +1,9 @@
 """Normalise the ways callers hand us sources: dict name->text, paths, or one path."""
+import re
 from pathlib import Path
 
 HDL_SUFFIXES = (".v", ".sv", ".vh", ".svh")
+_INCLUDE_RE = re.compile(r'^\s*`include\s+"([^"]+)"', re.M)
 
 
 def as_texts(src) -> dict:
@@ -25,12 +27,23 @@ def as_texts(src) -> dict:
     return out
 
 
+def included_names(texts: dict) -> set:
+    """Basenames that one of `texts` `include`s: compiled there, not on their own (a design may include a .v)."""
+    return {Path(m).name for t in texts.values() if isinstance(t, str) and "`include" in t
+            for m in _INCLUDE_RE.findall(t)}
+
+
+def is_header(name: str, texts: dict) -> bool:
+    return Path(name).suffix in (".vh", ".svh") or Path(name).name in included_names(texts)
+
+
 def write_all(texts: dict, folder: Path) -> list[Path]:
     """Write files into `folder`; return the HDL ones (in order) for the compiler."""
     hdl = []
+    included = included_names(texts)
     for name, text in texts.items():
         p = folder / Path(name).name
         p.write_bytes(text if isinstance(text, bytes) else text.encode())
-        if p.suffix in HDL_SUFFIXES and p.suffix not in (".vh", ".svh"):
+        if p.suffix in HDL_SUFFIXES and p.suffix not in (".vh", ".svh") and p.name not in included:
             hdl.append(p)
     return hdl

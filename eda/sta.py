@@ -56,8 +56,11 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     if r.timed_out or r.limit:
         return done("timeout" if r.timed_out or r.limit == "cpu" else "error",
                     [Diagnostic(f"OpenSTA stopped by the {r.limit or 'wall'} limit")])
+    found = re.search(r"^@@CLOCKS (.+)$", out, re.M)
+    if found:                 # the clock of the flip-flops, where no input's name said which (sta.tcl)
+        data["clock"] = " ".join(found.group(1).split())
     errs = [l for l in out.splitlines() if l.startswith("Error")]
-    checks = out.split("@@CHECKS", 1)[-1].split("@@WNS", 1)[0]
+    checks = out.split("@@CHECKS", 1)[-1].split("@@SETUP", 1)[0]
     pw = re.search(r"^Total\s+([-\d.eE+]+)\s+([-\d.eE+]+)\s+([-\d.eE+]+)\s+([-\d.eE+]+)", out.split("@@POWER")[-1], re.M)
     paths = [_path(b) for b in checks.split("Startpoint:")[1:]]
     paths = [p for p in paths if p["arrival"] is not None]
@@ -65,19 +68,50 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     worst = min((p["slack"] for p in paths if p["slack"] is not None), default=None)
     if errs or not pw:
         return done("fail", [Diagnostic(e) for e in errs[:5]] or [Diagnostic("OpenSTA printed no power report")])
+    setup = _setup(out.split("@@SETUP", 1)[-1].split("@@WNS", 1)[0])
+    data.update(setup)
+    if not crit or setup.get("loops"):
+        # no timed path (or a loop the timer cut) is no delay: a PPA of 0 or of a cut loop would be the best an
+        # optimizer ever saw, so the stage fails and says what it could not time
+        data["delay_ns"] = None
+        why = ("a combinational loop in the netlist (OpenSTA cut it to time the rest)" if setup.get("loops") else
+               "no constrained timing path")
+        what = "; ".join(f"{n} {k.replace('_', ' ')}" for k, n in setup.items()
+                         if k in ("unclocked_pins", "unconstrained_endpoints") and n)
+        return done("fail", [Diagnostic(f"{why}{': ' + what if what else ''} (clock "
+                                        f"{'port ' + clock if clock else 'virtual: no clock port detected'})")])
     data.update({
-        "delay_ns": crit["arrival"] if crit else 0.0,
+        "delay_ns": crit["arrival"],
         "slack_ns": worst,
         "wns_ns": min(0.0, worst) if worst is not None else 0.0,
         "power_w": float(pw.group(4)),
         "power_internal_w": float(pw.group(1)), "power_switching_w": float(pw.group(2)),
         "power_leakage_w": float(pw.group(3)),
-        "startpoint": crit["start"] if crit else None, "endpoint": crit["end"] if crit else None,
-        "critical_path": ("Startpoint: " + crit["text"]).strip()[:2500] if crit else "",
+        "startpoint": crit["start"], "endpoint": crit["end"],
+        "critical_path": ("Startpoint: " + crit["text"]).strip()[:2500],
     })
-    if not crit:
-        data["note"] = "no constrained path (outputs constant or unconnected)"
-    return done("pass", [])
+    unclocked, notes = setup.get("unclocked_pins"), []
+    if unclocked:
+        notes.append(Diagnostic(f"{unclocked} register/latch clock pin(s) have no clock: paths through them are timed "
+                                "from time 0, not from a clock edge", severity="warning"))
+    if "@@POWER_FALLBACK" in out:
+        data["power_activity"] = "global 0.1"
+        notes.append(Diagnostic("power: OpenSTA's propagated switching activity gave no number (NaN); power is with "
+                                "every net at activity 0.1, not comparable with other designs' power",
+                                severity="warning"))
+    return done("pass", notes)
+
+
+def _setup(text: str) -> dict:
+    """Counts from `check_setup -verbose`: register/latch clock pins with no clock, endpoints no clock or
+    output delay constrains, combinational loops."""
+    out = {}
+    for key, rx in (("unclocked_pins", r"(\d+) unclocked register/latch pin"),
+                    ("unconstrained_endpoints", r"(\d+) unconstrained endpoint"),
+                    ("loops", r"(\d+) combinational loop")):
+        m = re.search(rx, text)
+        out[key] = int(m.group(1)) if m else 0
+    return out
 
 
 def _path(block: str) -> dict:

@@ -40,3 +40,7 @@ def print_report(rep, console: Console | None = None):
     c.print(t)
     c.print(f"status [{status_style(rep.status)}]{rep.status}[/]  area {fmt(rep.area_um2)} um2  "
             f"delay {fmt(rep.delay_ns)} ns  power {fmt(rep.power_w)} W  PPA {fmt(rep.ppa)} um2*ns*W")
+    syn = rep.stages.get("synth")
+    if syn and syn.data.get("memory_bits_not_in_ppa"):
+        c.print(f"[yellow]PPA without a memory of {syn.data['memory_bits_not_in_ppa']} bits (a black box: no memory "
+                "model)[/]")

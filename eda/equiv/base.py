@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..hdl import IDENT, safe_name
+from ..sources import is_header
 from ..sandbox import Limits
 
 
@@ -37,7 +38,7 @@ def _write(folder: Path, sources: dict) -> list[str]:
         if n.endswith((".v", ".sv")) and data and not data.endswith(b"\n"):
             data += b"\n"              # a last line without newline must not glue onto the next file
         (folder / n).write_bytes(data)
-        if n.endswith((".v", ".sv")):
+        if n.endswith((".v", ".sv")) and not is_header(name, sources):
             hdl.append(n)
     return hdl
 

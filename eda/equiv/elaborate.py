@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..hdl import strip_comments
 from ..scripts import render
+from ..synth import MEM_ABITS
 from ..sandbox import run
 from ..tools import YOSYS
 from .base import _Design, _Fail, _limits, _who, _write
@@ -25,7 +26,7 @@ def _elaborate(sources: dict, top: str, tag: str, root: Path, deadline: float) -
     if not files:
         raise _Fail("error", f"{_who(tag)}: no .v/.sv source files")
     reads = "\n".join(f"read_verilog -sv {f}" for f in files)
-    (folder / "prep.ys").write_text(render("equiv_prep.ys", reads=reads, top=top, tag=tag))
+    (folder / "prep.ys").write_text(render("equiv_prep.ys", reads=reads, top=top, tag=tag, mem_abits=MEM_ABITS))
     r = run(YOSYS.script_cmd("prep.ys"), folder, _limits(deadline, 0.5))
     who = _who(tag)
     if r.timed_out:
@@ -35,6 +36,8 @@ def _elaborate(sources: dict, top: str, tag: str, root: Path, deadline: float) -
         err = next((ln.strip() for ln in r.out.splitlines() if "ERROR" in ln), r.out.strip()[-300:])
         if r.limit == "memory":
             err = "yosys ran out of memory"
+        elif "Assertion failed: selection is not empty" in r.out:
+            err = f"a memory of {1 << MEM_ABITS} words or more (too large for a formal model)"
         raise _Fail("error", f"{who} does not elaborate: {err}", log=r.out[-2000:])
     mod = json.loads(js.read_text())["modules"].get(f"eq{tag}", {})
     ports = {n: (p["direction"], len(p["bits"])) for n, p in mod.get("ports", {}).items()}

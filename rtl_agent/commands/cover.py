@@ -9,6 +9,7 @@ from designs import load_task
 from rtl_agent import suite_jobs
 from rtl_agent.jobs import cover
 from rtl_agent.commands import defaults
+from rtl_agent.commands import task as task_cmd
 
 D = defaults(cover.CoverConfig)   # the CLI's defaults are the config's
 TARGET = ",".join(f"{k}={v:g}" for k, v in D["target"].items())   # line=95,branch=90,toggle=80
@@ -72,7 +73,10 @@ def register(sub):
     import argparse
     p = sub.add_parser("cover", help="coverage closure: LLM-written stimulus until a coverage target is met",
                        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", nargs="?", default=None, help="project task name or folder (designs/<name>), or an RTLLM v2.0 design name")
+    p.add_argument("task", nargs="*", default=None, help="project task name or folder (designs/<name>), or an RTLLM v2.0 "
+                   "design name; or the design's files (design.v more.v --top T [-P N=V]): a task made on the fly "
+                   "(runs/tasks/<top>)")
+    task_cmd.add_design_task_args(p)
     p.add_argument("--target", default=TARGET,
                    help="METRIC=PERCENT list over line, branch, expr, toggle, user, fsm_state, fsm_arc (FSMs Yosys "
                         "finds; default %(default)s)")
@@ -124,6 +128,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    args.task = task_cmd.resolve(args)
     if args.replay:
         r = cover.replay(Path(args.replay))
         got = ", ".join(f"{t} {c}/{n}" for t, (c, n) in r["coverage"].items())

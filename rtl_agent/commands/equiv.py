@@ -8,6 +8,7 @@ import yaml
 
 from eda.observe import ObserveError, equivalence, parse as parse_observe
 from eda.report import is_pass
+from rtl_agent.commands import design_args
 
 DESCRIPTION = """Check that CANDIDATE implements the same circuit as the reference.
 
@@ -61,6 +62,7 @@ def register(sub):
     p.add_argument("--observe", type=Path, metavar="FILE",
                    help="observation rule (YAML): compare only what the specification defines (see above)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    design_args.add(p)          # -f/-I/-D/-P apply to the candidate and the reference alike
     p.set_defaults(func=run)
 
 
@@ -97,7 +99,12 @@ def run(args) -> int:
     if args.depth < 1 or args.cycles < 1 or args.timeout <= 0:
         raise ValueError("--depth and --cycles must be >= 1 and --timeout > 0")
     rule = _observe(args.observe, args.top)
-    st = equivalence(_read(args.candidate), _read(args.ref), args.top, rule, clock=args.clock, reset=args.reset,
+    if design_args.given(args):
+        cand = design_args.texts(args, args.candidate)
+        ref = design_args.texts(args, args.ref, top=args.ref_top or args.top)
+    else:
+        cand, ref = _read(args.candidate), _read(args.ref)
+    st = equivalence(cand, ref, args.top, rule, clock=args.clock, reset=args.reset,
                      reset_active_low=args.reset_active_low, depth=args.depth, cosim_cycles=args.cycles,
                      timeout_s=args.timeout, seed=args.seed, ref_top=args.ref_top)
     if args.json:

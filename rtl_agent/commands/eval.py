@@ -5,6 +5,7 @@ import sys
 from eda.flow import ALL_STAGES, KNOWN_STAGES, FlowJob, evaluate
 from eda.pdk import PDKS
 from eda.verdict import get_rule
+from rtl_agent.commands import design_args
 from rtl_agent.show import print_report
 
 
@@ -14,8 +15,8 @@ def register(sub):
                        "sta), stopping at the first failure. Prints a table, or one JSON object with --json "
                        "(keys: status, stages.<name>.status, area_um2, delay_ns, power_w, ppa; see README). "
                        "Exit code 0 only when every requested stage passed.")
-    p.add_argument("sources", nargs="+", help="Verilog files of the design")
-    p.add_argument("--top", required=True, help="top module name")
+    design_args.add(p, sources=True)
+    p.add_argument("--top", default=None, help="top module name (default: the one module no other instantiates)")
     p.add_argument("--pdk", default="nangate45", choices=sorted(PDKS), help="standard-cell library (default nangate45)")
     p.add_argument("--corner", default=None, help="library corner (nangate45: typ|slow|fast; sky130hd: tt)")
     p.add_argument("--clock", type=float, default=10.0, metavar="NS", help="clock period in ns (default 10)")
@@ -48,10 +49,13 @@ def run(args) -> int:
         raise ValueError(f"unknown stage(s) {', '.join(bad)}; choose from {', '.join(KNOWN_STAGES)}")
     pnr = {k: v for k, v in (("utilization", args.utilization), ("aspect_ratio", args.aspect_ratio)) if v is not None}
     clock = None if args.clock_port == "none" else args.clock_port
-    job = FlowJob(top=args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top, ref=args.ref,
+    design = design_args.texts(args)
+    args.top = design_args.check_top(design, args.top)
+    ref = design_args.texts(args, args.ref) if args.ref else None   # the same defines, folders and parameters
+    job = FlowJob(top=args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top, ref=ref,
                   clock=clock, reset=args.reset, period=args.clock, stages=stages, use_cache=not args.no_cache,
                   verdict=get_rule(args.verdict), pnr=pnr, keep=args.keep)
-    rep = evaluate(job, args.sources)
+    rep = evaluate(job, design)
     if args.json:
         json.dump(rep.to_dict(), sys.stdout, indent=2)
         print()

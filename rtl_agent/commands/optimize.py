@@ -4,6 +4,7 @@ import argparse
 from eda.pdk import PDKS
 from rtl_agent import suite_jobs
 from rtl_agent.commands import defaults
+from rtl_agent.commands import task as task_cmd
 from rtl_agent.jobs.optimize import OptimizeConfig
 from rtl_agent.jobs.optimize.cross import describe
 from rtl_agent.jobs.optimize.routed import describe as describe_routed
@@ -35,7 +36,10 @@ EXAMPLES = """examples:
 def register(sub):
     p = sub.add_parser("optimize", help="test-time RL on one design: keep the best verified PPA",
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", nargs="?", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder")
+    p.add_argument("task", nargs="*", default=None, help="task name (designs/<name>, an RTLLM design) or a task folder; "
+                   "or the design's files (design.v more.v --top T [-P N=V]): a task made on the fly, judged by "
+                   "equivalence to the design (runs/tasks/<top>; `rtl-agent task init` writes one to edit)")
+    task_cmd.add_design_task_args(p)
     p.add_argument("--model", default=D["model"], help="model folder or cached HF id (default: bundled SmolLM2-135M)")
     p.add_argument("--adapter", default=None,
                    help="SFT adapter merged into the model: edit, the bundled adapter trained further on one-line "
@@ -154,6 +158,7 @@ def config_from_args(args) -> OptimizeConfig:
 
 
 def run(args) -> int:
+    args.task = task_cmd.resolve(args)
     if suite_jobs.wants_suite(args):
         return suite_jobs.run_suite(args, "optimize", config_from_args(args))
     if not args.task:

@@ -8,7 +8,9 @@ from pathlib import Path
 import pandas as pd
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from designs import load_suite
+from designs import load_suite, load_task
+from rtl_agent.commands import design_args
+from rtl_agent.commands import task as task_cmd
 from eda import tools
 from rtl_agent import executor
 from rtl_agent.jobs.regress import candidates, report as regress_report
@@ -23,7 +25,9 @@ def register(sub):
                        "then synthesized for PPA. Writes results.csv, summary.md, summary.json and report.html "
                        "into the run folder. Re-running the same command resumes a killed run.")
     p.add_argument("--suite", default="rtllm",
-                   help="rtllm | designs | verilog-eval | PATH to a folder of tasks (default rtllm)")
+                   help="rtllm | designs | verilog-eval | PATH to a folder of tasks | design files, comma-separated "
+                   "(a one-task suite made on the fly, with -f/-I/-D/-P/--top as for optimize) (default rtllm)")
+    task_cmd.add_design_task_args(p)
     p.add_argument("--policy", default="reference",
                    help="reference | files:DIR (DIR/t1/<design>.v|.sv ... DIR/tN/<design>.v|.sv) | default | hf:PATH | "
                         "vllm:PATH | openai:MODEL@URL (default reference)")
@@ -67,12 +71,14 @@ def _same_policy(out: Path, policy: str, adapter: str, temperature: float = cand
 
 def run(args) -> int:
     ks = [int(k) for k in args.k.split(",") if k.strip()]
-    tasks = load_suite(args.suite, only=args.designs)
+    args.task = [x for x in args.suite.split(",") if x] if args.suite.endswith((".v", ".sv")) else []
+    made = task_cmd.resolve(args) if args.task or design_args.given(args) else None
+    tasks = [load_task(made)] if made else load_suite(args.suite, only=args.designs)
     model = not (args.policy == "reference" or args.policy.startswith("files:"))
     adapter = policy_adapter(args.policy, args.adapter) if model else "none"
     n = 1 if args.policy == "reference" else args.n
     tag = f"-{_slug(adapter.split('@')[0])}" if adapter != "none" else ""
-    out = Path(args.out or f"runs/regress/{_slug(Path(args.suite).name)}-{_slug(args.policy)}{tag}-{args.pdk or 'taskpdk'}")
+    out = Path(args.out or f"runs/regress/{_slug(Path(made or args.suite).name)}-{_slug(args.policy)}{tag}-{args.pdk or 'taskpdk'}")
     _same_policy(out, args.policy, adapter, args.temperature if model else candidates.TEMPERATURE)
     pol = candidates.make(args.policy, **({"max_tokens": args.max_tokens, "adapter": args.adapter,
                                            "temperature": args.temperature} if model else {}))

@@ -1,0 +1,158 @@
+"""Real multi-file designs from ../shared/corpus (verilog-axis, verilog-axi, picorv32) through the flow as a user
+would give them (files, -P parameters, no task folder): eval time per stage and PPA on Nangate45, synthesis and
+timing on Sky130, and the design's equivalence with itself (proof method and time). Failures are rows with their
+cause, never a traceback.
+
+    flock /tmp/rtl-heavy.lock .venv/bin/python bench/real_designs.py [--only a,b] [--equiv-timeout 60]
+
+Writes bench/results/real_designs.{md,json}.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import header, md_table, write_with_reading  # noqa: E402
+from eda.config import require_shared  # noqa: E402
+from eda.design_inputs import DesignInputError, gather  # noqa: E402
+from eda.flow import FlowJob, evaluate  # noqa: E402
+from eda.hdl import instantiations, module_names  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "results"
+AXIS, AXI, RV = "corpus/verilog-axis/rtl", "corpus/verilog-axi/rtl", "corpus/picorv32"
+# (label, folder, top file, top, -P parameters): submodules are found by name (<module>.v in the same folder)
+DESIGNS = [
+    ("axis_register", AXIS, "axis_register.v", "axis_register", {}),
+    ("axis_fifo DEPTH=16", AXIS, "axis_fifo.v", "axis_fifo", {"DEPTH": "16"}),
+    ("axis_fifo (default DEPTH=4096)", AXIS, "axis_fifo.v", "axis_fifo", {}),
+    ("axis_cobs_encode", AXIS, "axis_cobs_encode.v", "axis_cobs_encode", {}),
+    ("axis_switch", AXIS, "axis_switch.v", "axis_switch", {}),
+    ("axis_arb_mux", AXIS, "axis_arb_mux.v", "axis_arb_mux", {}),
+    ("axis_adapter 64->8", AXIS, "axis_adapter.v", "axis_adapter", {"S_DATA_WIDTH": "64", "M_DATA_WIDTH": "8"}),
+    ("axis_srl_fifo", AXIS, "axis_srl_fifo.v", "axis_srl_fifo", {}),
+    ("axis_rate_limit", AXIS, "axis_rate_limit.v", "axis_rate_limit", {}),
+    ("priority_encoder", AXIS, "priority_encoder.v", "priority_encoder", {}),
+    ("axil_register", AXI, "axil_register.v", "axil_register", {}),
+    ("axi_register", AXI, "axi_register.v", "axi_register", {}),
+    ("axil_adapter 32->8", AXI, "axil_adapter.v", "axil_adapter", {"S_DATA_WIDTH": "32", "M_DATA_WIDTH": "8"}),
+    ("axil_ram ADDR_WIDTH=6", AXI, "axil_ram.v", "axil_ram", {"ADDR_WIDTH": "6"}),
+    ("picorv32_pcpi_mul", RV, "picorv32.v", "picorv32_pcpi_mul", {}),
+    ("picorv32_pcpi_div", RV, "picorv32.v", "picorv32_pcpi_div", {}),
+    ("picorv32", RV, "picorv32.v", "picorv32", {}),
+]
+
+
+def files_of(folder: Path, top_file: str) -> list[Path]:
+    """The top file and, recursively, <module>.v of every module it instantiates that it does not define."""
+    files, todo = [], [folder / top_file]
+    while todo:
+        f = todo.pop(0)
+        if f in files or not f.is_file():
+            continue
+        files.append(f)
+        text = f.read_text(errors="replace")
+        mine = set(module_names(text))
+        todo += [folder / f"{m}.v" for _, m, _ in instantiations(text) if m not in mine]
+    return files
+
+
+def stage_times(rep) -> dict:
+    return {k: round(v.seconds, 2) for k, v in rep.stages.items()}
+
+
+def one(label, folder, top_file, top, params, equiv_timeout) -> dict:
+    row = {"design": label, "top": top, "files": [], "params": params}
+    try:
+        root = require_shared(folder)
+        files = files_of(root, top_file)
+        row["files"] = [f.name for f in files]
+        texts = gather(files, params=params, top=top)
+    except (DesignInputError, OSError, ValueError) as e:
+        return {**row, "status": "input error", "cause": str(e)}
+    row["lines"] = sum(t.count("\n") for t in texts.values() if isinstance(t, str))
+    for pdk in ("nangate45", "sky130hd"):
+        stages = ("lint", "synth", "sta") if pdk == "nangate45" else ("synth", "sta")
+        rep = evaluate(FlowJob(top=top, pdk=pdk, stages=stages, use_cache=False), texts)
+        row[pdk] = {"status": rep.status, "failed_stage": rep.failed_stage, "cause": rep.failure_reason[:300],
+                    "seconds": stage_times(rep), "area_um2": rep.area_um2, "delay_ns": rep.delay_ns,
+                    "power_w": rep.power_w, "ppa": rep.ppa,
+                    "cells": (rep.stages.get("synth").data.get("cells") if rep.stages.get("synth") else None)}
+    from eda.observe import equivalence
+    t0 = time.monotonic()
+    st = equivalence(texts, texts, top, None, timeout_s=equiv_timeout)
+    row["self_equiv"] = {"status": st.status, "method": st.data.get("method"),
+                         "seconds": round(time.monotonic() - t0, 1),
+                         "note": "; ".join(d.message for d in st.diagnostics)[:300]}
+    row["status"] = "pass" if row["nangate45"]["status"] == "pass" else "fail"
+    return row
+
+
+def fmt(x, nd=4):
+    return "-" if x is None else (f"{x:.{nd}g}" if isinstance(x, float) else str(x))
+
+
+def report(rows, load_before, load_after, wall) -> str:
+    body = [header("Real designs from ../shared/corpus (issue 49)", {
+        "machine load (1/5/15 min) before": load_before, "after": load_after,
+        "note": "2-core machine shared with 4 other agents; times are wall times under that load",
+        "wall time": f"{wall:.0f} s"})]
+    body += ["", "Each design as a user gives it: its files (submodules found by name), `-P` parameters, no task "
+             "folder, no testbench. Stages on Nangate45: lint, synth, sta (`rtl-agent eval` without `--tb`); on "
+             "Sky130: synth, sta. Self-equivalence: the design against itself through `rtl-agent equiv`'s engine.",
+             ""]
+    hdr = ["design", "files", "-P", "lines", "lint s", "synth s", "sta s", "Nangate45 area um2", "delay ns",
+           "PPA um2*ns*W", "Sky130 area um2", "Sky130 delay ns", "Sky130 PPA", "self-equiv", "method", "equiv s"]
+    table = []
+    for r in rows:
+        n, s, e = r.get("nangate45", {}), r.get("sky130hd", {}), r.get("self_equiv", {})
+        ns = n.get("seconds", {})
+        table.append([r["design"], " ".join(r["files"]), " ".join(f"{k}={v}" for k, v in r["params"].items()) or "-",
+                      r.get("lines", "-"), fmt(ns.get("lint")), fmt(ns.get("synth")), fmt(ns.get("sta")),
+                      fmt(n.get("area_um2")), fmt(n.get("delay_ns")), fmt(n.get("ppa")), fmt(s.get("area_um2")),
+                      fmt(s.get("delay_ns")), fmt(s.get("ppa")), e.get("status", "-"), e.get("method") or "-",
+                      fmt(e.get("seconds"))])
+    body += [md_table(pd.DataFrame(table, columns=hdr)), "", "## Failures and their causes", ""]
+    fails = []
+    for r in rows:
+        if r.get("status") == "input error":
+            fails.append(f"- **{r['design']}**: input: {r['cause']}")
+        for pdk in ("nangate45", "sky130hd"):
+            x = r.get(pdk)
+            if x and x["status"] != "pass":
+                fails.append(f"- **{r['design']}** ({pdk}): {x['status']} at {x['failed_stage']}: {x['cause']}")
+        e = r.get("self_equiv")
+        if e and not e["status"].startswith("proven"):
+            fails.append(f"- **{r['design']}** self-equivalence: {e['status']}: {e['note']}")
+    body += fails or ["none"]
+    return "\n".join(body) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="", help="comma list of design labels (prefix match)")
+    ap.add_argument("--equiv-timeout", type=float, default=60.0)
+    ap.add_argument("--out", default=str(OUT / "real_designs"))
+    a = ap.parse_args()
+    pick = [d for d in DESIGNS if not a.only or any(d[0].startswith(o) for o in a.only.split(","))]
+    load0, t0, rows = open("/proc/loadavg").read().split()[:3], time.monotonic(), []
+    for d in pick:
+        print(f"{d[0]} ...", flush=True)
+        rows.append(one(*d, a.equiv_timeout))
+        r = rows[-1]
+        print(f"  {r.get('status')}: nangate45 {r.get('nangate45', {}).get('ppa')}, "
+              f"self-equiv {r.get('self_equiv', {}).get('status')}", flush=True)
+        Path(a.out + ".json").write_text(json.dumps(rows, indent=1))
+    load1 = open("/proc/loadavg").read().split()[:3]
+    write_with_reading(Path(a.out + ".md"), report(rows, " ".join(load0), " ".join(load1), time.monotonic() - t0))
+    print(Path(a.out + ".md").read_text())
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    main()
