@@ -21,7 +21,8 @@ from rtl_agent.jobs.optimize import RESUME_KEYS, OptimizeConfig, score, step_see
 from training.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["adder16", "--steps", "2", "--batch", "1", "--group", "2", "--max-tokens", "96", "--seed", "5", "--quiet"]
+ARGS = ["adder16", "--steps", "2", "--batch", "1", "--group", "2", "--max-tokens", "96", "--seed", "5", "--quiet",
+        "--choice-group", "0", "--no-pnr"]      # B*G samples a step; no routing at the end (tests/test_pnr.py)
 ENV = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE", "PYTHONPATH": str(ROOT)}
 
 
