@@ -125,7 +125,7 @@ def test_an_edit_repair_round_answered_by_the_bundled_model(tmp_path):
 def _optimize(tmp_path, *extra):
     out = tmp_path / "opt"
     rc = main(["optimize", "mult8", "--steps", "1", "--group", "2", "--max-tokens", "64", "--no-noise", "--quiet",
-               "--no-pnr", "--out", str(out), *extra])
+               "--no-pnr", "--choice-group", "0", "--out", str(out), *extra])
     assert rc == 0
     best = json.loads((out / "best.json").read_text())
     assert best["ratio"] >= 1.0 and (out / "candidates.csv").read_text().count("\n") == 4    # header, ref, 2
