@@ -78,7 +78,7 @@ def _yosys(wd: Path, fields: dict, lim, lib, big_memory: bool):
                    mem_step=f"flatten\nmemory -nomap\nchtype -set RTLA_MEM t:$mem_v2 r:ABITS>={MEM_ABITS} %i",
                    mem_unset="setparam -unset INIT t:RTLA_MEM\n")
     else:
-        mem = dict(mem_lib="", mem_step=f"select -assert-none t:$memrd_v2 t:$memwr_v2 r:ABITS>={MEM_ABITS} %i",
+        mem = dict(mem_lib="", mem_step=f"select -assert-none t:$memrd_v2 t:$memwr_v2 %u r:ABITS>={MEM_ABITS} %i",
                    mem_unset="")
     (wd / "synth.ys").write_text(render("synth.ys", **fields, **mem))
     r = run(YOSYS.script_cmd("synth.ys", log="yosys.log"), wd, lim, ro=[lib])   # Liberty: read-only in the sandbox

@@ -140,7 +140,8 @@ def config_from_args(args) -> OptimizeConfig:
     adapter = args.adapter or ("default" if args.from_spec else OptimizeConfig.adapter)
     if args.adapter is None and (args.model != "default" or args.backend == "openai"):
         adapter = "none"            # the bundled adapters are LoRAs of the bundled model only
-    return OptimizeConfig(task=args.task, out=args.out, model=args.model, adapter=adapter, backend=args.backend,
+    task = args.task[0] if isinstance(args.task, list) and len(args.task) == 1 else args.task   # resolved by run()
+    return OptimizeConfig(task=task, out=args.out, model=args.model, adapter=adapter, backend=args.backend,
                           steps=args.steps,
                           batch=args.batch, group=args.group, pdk=args.pdk, seed=args.seed,
                           train=args.train and args.chooser == "policy",
