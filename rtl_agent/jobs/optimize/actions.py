@@ -19,6 +19,8 @@ import math
 import random
 import re
 
+from rtl_agent.transforms.narrow import widths as narrow_widths   # noqa: F401  (the one rule, shared)
+
 
 
 def _kinds(auto_only: bool) -> tuple:
@@ -78,13 +80,6 @@ def narrow_target(line: str) -> tuple[int, list] | None:
     """(declared width, names) of a plain unsigned register declaration `reg [N:0] a, b;`, else None."""
     m = _NARROW.match(line)
     return (int(m.group(1)) + 1, [n.strip() for n in m.group(2).split(",")]) if m else None
-
-
-def narrow_widths(width: int, bits: int) -> list[int]:
-    """Widths an engineer would try for a register declared `width` bits whose values need `bits`: the tight
-    width, one spare bit, the next power of two; only those narrower than now."""
-    pow2 = 1 << max(0, bits - 1).bit_length()
-    return sorted(w for w in {bits, bits + 1, pow2} if bits <= w < width)
 
 
 def narrow_options(line: str, widths) -> list[str]:

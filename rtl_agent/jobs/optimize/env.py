@@ -88,6 +88,7 @@ class OptimizeEnv(Environment):
         self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
         self.noise = NoiseFloor()
         self._tx_options, self._tx_skipped = {}, {}     # design text -> the library's options; kind -> why none
+        self._known = set()        # pool keys before the step being scored (refind_cap)
         self.ranges = {}
         self._slack_of = {}        # code -> its registers with headroom (asked for by every edit prompt)
 
@@ -361,9 +362,7 @@ class OptimizeEnv(Environment):
         cfg.repair times with its error and the closest lines."""
         info = (group.info if group is not None else None) or {}
         retries = attempt.retries if attempt else 0
-        parent = None
-        if group is not None and self.pool_ is not None and group.parent is not None:
-            parent = self.pool_[group.parent].payload.get("code")
+        parent = self.parent_code(group)
         action = info.get("action", "full")
         if parent and (action == "diff" or (action == "mixed" and edits.has_blocks(text))):
             action = "diff"
@@ -389,7 +388,7 @@ class OptimizeEnv(Environment):
                 out["code"] = self._verilog(res.code) if region is None else res.code
                 if out["code"] is None:
                     out["error"] = "the edited design holds no complete module"
-        if parent and out["code"] is not None and edits.same_design(out["code"], parent):
+        if out["code"] is not None and self.same(out["code"], parent):
             out["duplicate"] = True
         return Candidate(out)
 
@@ -423,7 +422,7 @@ class OptimizeEnv(Environment):
             r, status, failed = self.cfg.penalties.get("duplicate", -0.3), "duplicate", "duplicate"
         elif cand.get("applied") is False:
             r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
-        known = failed is None and code is not None and normalise(code) in getattr(self, "_known", ())
+        known = failed is None and code is not None and normalise(code) in self._known
         if known and self.cfg.refind_cap is not None:
             # a design already in the pool is a known state: re-finding it is not paid again (the pool counts
             # the visit), so a group's reward goes to what is new; a re-found worse design keeps its penalty
