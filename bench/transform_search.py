@@ -38,10 +38,16 @@ def designs(which: str) -> list:
     return [d for d in which.split(",") if d]
 
 
+def run_dir(base: Path, design: str, mode: str, args) -> Path:
+    return base / (f"{design}-{mode}-s{args.seed}" + (f"-{args.pdk}" if args.pdk else ""))
+
+
 def run_one(design, mode, args, base: Path) -> dict:
-    out = base / f"{design}-{mode}-s{args.seed}"
+    out = run_dir(base, design, mode, args)
     cmd = [sys.executable, "-m", "rtl_agent.cli", "optimize", design, "--out", str(out), "--seed", str(args.seed),
            "--steps", str(args.steps), "--quiet", "--no-cross-pdk", "--no-pnr", *MODES[mode]]
+    if args.pdk:
+        cmd += ["--pdk", args.pdk]
     if mode != "auto":
         cmd += ["--actions", args.actions]
     if (out / "run.sqlite").exists():
@@ -52,13 +58,14 @@ def run_one(design, mode, args, base: Path) -> dict:
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     row = {"design": design, "mode": mode, "seed": args.seed, "seconds": round(time.time() - t0, 1),
            "rc": r.returncode, "error": "" if r.returncode == 0 else (r.stderr or r.stdout).strip()[-300:]}
-    return {**row, **read_run(out, args.budget)}
+    return {**row, **read_run(out, args.budget, design if args.cross_pdk else None)}
 
 
-def read_run(out: Path, budget: int) -> dict:
+def read_run(out: Path, budget: int, cross_task: str | None = None) -> dict:
     """Best proven ratio overall and after `budget` distinct evaluated designs (a design drawn again is the
     cache's, not a new evaluation), the first find (above the run's noise floor, counted in distinct designs),
-    and the best design's chain, from the run folder."""
+    and the best design's chain, from the run folder. With `cross_task`, a find is also synthesized on the
+    other PDK (jobs/optimize/cross.py, kept in the run folder): does it hold there?"""
     from eda.hdl import normalise
     from training.store import RunStore
     best_p = out / "best.json"
@@ -67,7 +74,12 @@ def read_run(out: Path, budget: int) -> dict:
     best = json.loads(best_p.read_text())
     floor = best.get("noise_floor") or 1.0
     with RunStore(out / "run.sqlite") as st:
-        cands = [c for c in st.candidates() if c["step"] > 0]
+        allc = st.candidates()
+    cands = [c for c in allc if c["step"] > 0]
+    ref = next((((c["payload"] or {}).get("eda") or {}) for c in allc if c["status"] == "reference"), {})
+    rep = best.get("report") or {}
+    ad = (ref["area_um2"] * ref["delay_ns"]) / (rep["area_um2"] * rep["delay_ns"]) \
+        if all((x.get("area_um2") or 0) * (x.get("delay_ns") or 0) > 0 for x in (ref, rep)) else None
     seen, ratios = set(), []       # one entry per distinct design evaluated, in order
     for c in cands:
         key = normalise(c["text"]) if c["text"] else None
@@ -78,10 +90,23 @@ def read_run(out: Path, budget: int) -> dict:
         ratios.append(float(r) if c["status"] == "pass" and r else 0.0)
     first = next((i + 1 for i, x in enumerate(ratios) if round(x, 4) > round(floor, 4)), None)
     return {**learning(out), "samples": len(cands), "evaluations": len(ratios),
-            "best_ratio": round(max([1.0] + ratios), 4), f"best_at_{budget}": round(max([1.0] + ratios[:budget]), 4),
+            "best_ratio": round(max([1.0] + ratios), 4), "area_delay_ratio": round(ad, 4) if ad else None, f"best_at_{budget}": round(max([1.0] + ratios[:budget]), 4),
             "noise_floor": round(floor, 4), "above_noise": bool(best.get("above_noise")), "first_find_eval": first,
-            "valid": sum(1 for x in ratios if x > 0),
+            "valid": sum(1 for x in ratios if x > 0), **other_pdk(out, best, cross_task),
             "chain": " > ".join(best.get("chain") or []) if best.get("source") != "reference" else ""}
+
+
+def other_pdk(out: Path, best: dict, task: str | None) -> dict:
+    """The find on the other PDK: its ratio there and whether it is above that PDK's noise floor."""
+    from rtl_agent.jobs.optimize.cross import check_run
+    if not best.get("above_noise"):
+        return {}
+    f = out / "cross_pdk.json"
+    c = json.loads(f.read_text()) if f.exists() else (check_run(out, task, best["report"]["pdk"]) if task else None)
+    if not c or c.get("ratio") is None:
+        return {}
+    return {"other_pdk": c["pdk"], "other_ratio": round(c["ratio"], 4), "other_floor": round(c["noise_floor"], 4),
+            "holds_other": bool(c["holds"])}
 
 
 def learning(out: Path) -> dict:
@@ -128,8 +153,8 @@ def paired(rows: list, a: str, b: str, key: str, n_boot: int = 2000) -> dict | N
 
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
-    keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "noise_floor",
-            "above_noise", "first_find_eval", "trained_groups", "groups_with_variance", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
+    keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "area_delay_ratio", "noise_floor",
+            "above_noise", "other_ratio", "holds_other", "first_find_eval", "trained_groups", "groups_with_variance", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
         w.writeheader()
@@ -144,15 +169,18 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
              f"the flow; `best_at_{budget}`: the best proven ratio among the first {budget} of them. `trained_groups`: groups the LoRA update learned from, "
               "of all; `dp_rewarded`: over the trained choice groups, the mean change the update made to the "
               "probability of the options that earned more than their group's mean; `s_per_step`: mean seconds per "
-              "step sampling/evaluating/training.", ""]
+              "step sampling/evaluating/training; `area_delay_ratio`: the reference's area x delay over the best "
+              "design's (PPA's ratio without power).", ""]
     for m in modes:
         got = [r for r in rows if r["mode"] == m and "best_ratio" in r]
         finds = [r for r in got if r["above_noise"]]
         gm = 1.0
         for r in got:
             gm *= (r["best_ratio"] if r["above_noise"] else 1.0) ** (1 / max(1, len(got)))
+        held = [r for r in finds if r.get("holds_other")]
         lines.append(f"- {m}: finds above noise on {len(finds)}/{len(got)} designs; geomean ratio (1.0 where none) "
-                     f"{gm:.3f}")
+                     f"{gm:.3f}" + (f"; {len(held)} of the {len(finds)} hold on the other PDK"
+                                    if any("holds_other" in r for r in finds) else ""))
     for a, b in (("ttt", "frozen"), ("ttt", "random"), ("frozen", "random"), ("ttt", "exhaustive")):
         got = paired(rows, a, b, f"best_at_{budget}")
         if got and a in modes and b in modes:
@@ -172,6 +200,9 @@ def main(argv=None):
     ap.add_argument("--budget", type=int, default=10, help="distinct evaluated designs for best_at_N")
     ap.add_argument("--seeds", default="0", help="comma list: one run per design, mode and seed")
     ap.add_argument("--out-name", default="transform_search")
+    ap.add_argument("--pdk", default="", help="the PDK of every run (default: each task's own)")
+    ap.add_argument("--cross-pdk", action="store_true",
+                    help="synthesize each find on the other PDK too: does it hold there (kept in the run folder)")
     ap.add_argument("--report-only", action="store_true", help="rebuild the report from the run folders")
     ap.add_argument("--lock", default="", help="a lock file each run holds (flock), e.g. /tmp/rtl-heavy.lock")
     args = ap.parse_args(argv)
@@ -181,8 +212,9 @@ def main(argv=None):
     rows, t0 = [], time.time()
     for d, args.seed in ((d, int(x)) for x in args.seeds.split(",") for d in designs(args.designs)):
         for m in modes:
-            out = base / f"{d}-{m}-s{args.seed}"
-            row = {"design": d, "mode": m, "seed": args.seed, **read_run(out, args.budget)} if args.report_only \
+            out = run_dir(base, d, m, args)
+            row = {"design": d, "mode": m, "seed": args.seed,
+                   **read_run(out, args.budget, d if args.cross_pdk else None)} if args.report_only \
                 else run_one(d, m, args, base)
             rows.append(row)
             print(json.dumps(row), flush=True)

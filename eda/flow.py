@@ -99,7 +99,7 @@ def evaluate(job: FlowJob, candidate) -> Report:
     rule = job.verdict
     front = [s for s in job.stages if s in FRONT]
     back = [s for s in job.stages if s in BACK]
-    src_id, ver, iso = text_hash(texts), tools.versions(), isolation_mode()
+    src_id, ver, iso = text_hash(texts), tools.key_versions(), isolation_mode()
     # Two cache entries: what depends on the testbench/reference, and what depends on the PDK,
     # so sweeping PDKs or clock periods re-simulates nothing.
     k_front = key({"src": src_id, "tb": text_hash(job.tb), "ref": text_hash(job.ref), "top": job.top,

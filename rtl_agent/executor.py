@@ -109,7 +109,7 @@ def fingerprint() -> dict:
     """Tool versions and the sha256 of each PDK's Liberty file as this node sees them."""
     from eda import pdk as pdks
     from eda import tools
-    out = {"tools": tools.versions(), "liberty": {}}
+    out = {"tools": tools.key_versions(), "liberty": {}}
     for name in sorted(pdks.PDKS):
         try:
             out["liberty"][name] = _file_sha(str(pdks.source(name)))

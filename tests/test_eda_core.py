@@ -145,7 +145,8 @@ def test_tool_registry_stage_list_and_atomic_write(tmp_path):
     assert tools.get_simulator("icarus") is tools.ICARUS and tools.get_simulator("verilator") is tools.VERILATOR
     with pytest.raises(ValueError, match="unknown simulator"):
         tools.get_simulator("vcs")
-    assert set(tools.versions()) == {"iverilog", "yosys", "sta", "verilator"}
+    assert set(tools.key_versions()) == {"iverilog", "yosys", "sta", "verilator"}
+    assert set(tools.versions()) == {"iverilog", "yosys", "sta", "verilator", "openroad"}
     assert tools.version("yosys-abc") == tools.ABC.version() != "missing"
     cmd = tools.ICARUS.compile_cmd(["a.v"], "x.vvp", "top")
     assert cmd[1:] == ["-g2012", "-o", "x.vvp", "-s", "top", "a.v"]

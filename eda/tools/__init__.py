@@ -26,14 +26,15 @@ from .yosys import YOSYS, Yosys
 
 __all__ = ["ABC", "Abc", "HINT", "ICARUS", "Icarus", "OPENROAD", "OPENSTA", "OpenRoad", "OpenSTA", "SIMULATORS", "Simulator", "TOOLS",
            "Tool", "ToolMissing", "VERILATOR", "Verilator", "YOSYS", "Yosys", "get_simulator", "get_tool",
-           "setup_env", "verilator_root", "version", "versions", "which"]
+           "key_versions", "setup_env", "verilator_root", "version", "versions", "which"]
 
 TOOLS = {t.exe: t for t in (ICARUS, YOSYS, OPENSTA, VERILATOR, ABC, OPENROAD)}   # by binary name
 SIMULATORS = {s.name: s for s in (ICARUS, VERILATOR)}
 # the tools every default stage runs: cache keys, Ray node checks. OpenROAD is not here: only the optional
 # pnr stage runs it, so its version joins that stage's key alone (eda.stages.TABLE `tool`), and a machine
-# without it keeps every other key and node check
+# without it keeps every other key and node check. Reports list it (versions()) beside the others.
 VERSIONED = ("iverilog", "yosys", "sta", "verilator")
+REPORTED = VERSIONED + ("openroad",)
 
 
 def get_simulator(name: str) -> Simulator:
@@ -58,4 +59,10 @@ def version(name: str) -> str:
 
 
 def versions() -> dict:
+    """Every tool's version line, OpenROAD included ("missing" where it is not installed): for reports."""
+    return {t: version(t) for t in REPORTED}
+
+
+def key_versions() -> dict:
+    """The versions that key the flow cache: the tools the default stages run."""
     return {t: version(t) for t in VERSIONED}
