@@ -4,8 +4,11 @@ timing on Sky130, and the design's equivalence with itself (proof method and tim
 cause, never a traceback.
 
     flock /tmp/rtl-heavy.lock .venv/bin/python bench/real_designs.py [--only a,b] [--equiv-timeout 60]
+    flock /tmp/rtl-heavy.lock .venv/bin/python bench/real_designs.py --jobs [--steps 5] [--job-wall-s 900]
 
-Writes bench/results/real_designs.{md,json}.
+Writes bench/results/real_designs.{md,json}. --jobs instead runs `rtl-agent optimize` (5 steps, the default
+actions and model) and `rtl-agent cover` (its default target) on each design as a user would, from its files
+and -P parameters, in runs/bench/real_designs/ (resumed when run again), and writes real_designs_jobs.{md,json}.
 """
 import argparse
 import json
@@ -93,6 +96,66 @@ def one(label, folder, top_file, top, params, equiv_timeout) -> dict:
     return row
 
 
+def job_args(folder, top_file, top, params) -> list:
+    files = files_of(require_shared(folder), top_file)
+    return [*map(str, files), "--top", top, *(a for k, v in params.items() for a in ("-P", f"{k}={v}"))]
+
+
+def jobs(label, folder, top_file, top, params, steps, wall_s) -> dict:
+    """optimize and cover on one design from its files, each in its own run folder (resumed if there)."""
+    import subprocess
+    row = {"design": label}
+    try:
+        args = job_args(folder, top_file, top, params)
+    except (DesignInputError, OSError, ValueError) as e:
+        return {**row, "optimize": f"input error: {e}", "cover": "-"}
+    base = Path(__file__).resolve().parent.parent / "runs" / "bench" / "real_designs"
+    slug = "".join(c if c.isalnum() else "_" for c in label)
+    for job, extra in (("optimize", ["--steps", str(steps), "--no-pnr"]), ("cover", [])):
+        out = base / f"{slug}-{job}"
+        cmd = [sys.executable, "-m", "rtl_agent.cli", job, *args, "--out", str(out), *extra]
+        if any(out.glob("*.sqlite")):
+            cmd.append("--resume")
+        if job == "optimize":
+            cmd.append("--quiet")
+        t0 = time.monotonic()
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=wall_s)
+            rc, tail = r.returncode, (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:] or [""]
+        except subprocess.TimeoutExpired:
+            rc, tail = "timeout", [f"stopped after {wall_s} s (resumable: run again)"]
+        row[f"{job}_s"] = round(time.monotonic() - t0, 1)
+        row[job] = (optimize_result(out) if job == "optimize" else cover_result(out)) if rc == 0 else f"rc {rc}: {tail[0][:200]}"
+        print(f"  {job}: {row[job]} ({row[f'{job}_s']} s)", flush=True)
+    return row
+
+
+def optimize_result(out: Path) -> str:
+    b = json.loads((out / "best.json").read_text())
+    if b.get("source") == "reference":
+        return "no better design proven (best is the reference)"
+    verdict = "above noise" if b.get("above_noise") else f"below the noise floor {b.get('noise_floor', 0):.3f}"
+    return f"{b['ratio']:.3f}x, {b.get('proof')}, {verdict}: {' > '.join(b.get('chain') or [b.get('kind') or '?'])}"[:300]
+
+
+def cover_result(out: Path) -> str:
+    s = json.loads((out / "summary.json").read_text())
+    got = ", ".join(f"{k} {v['covered']}/{v['total']}" for k, v in s.get("coverage", {}).items())
+    return f"{'target met' if s.get('met') else 'target not met'} ({got}; {s.get('simulations')} simulations)"
+
+
+def jobs_report(rows, load0, load1, wall, steps) -> str:
+    body = [header("Real designs: optimize and cover from their files (issue 49)", {
+        "machine load (1/5/15 min) before": load0, "after": load1, "wall time": f"{wall:.0f} s"}), "",
+            f"`rtl-agent optimize FILES --top T [-P ...] --steps {steps} --no-pnr --quiet` and `rtl-agent cover FILES "
+            "--top T [-P ...]` with default settings otherwise (no task folder, no testbench: candidates are judged by "
+            "equivalence to the given design, with a random testbench recorded from it as a screen).", ""]
+    table = [[r["design"], r.get("optimize", "-"), fmt(r.get("optimize_s")), r.get("cover", "-"), fmt(r.get("cover_s"))]
+             for r in rows]
+    body.append(md_table(pd.DataFrame(table, columns=["design", "optimize", "s", "cover", "s"])))
+    return "\n".join(body) + "\n"
+
+
 def fmt(x, nd=4):
     return "-" if x is None else (f"{x:.{nd}g}" if isinstance(x, float) else str(x))
 
@@ -138,9 +201,21 @@ def main():
     ap.add_argument("--only", default="", help="comma list of design labels (prefix match)")
     ap.add_argument("--equiv-timeout", type=float, default=60.0)
     ap.add_argument("--out", default=str(OUT / "real_designs"))
+    ap.add_argument("--jobs", action="store_true", help="run optimize and cover on each design instead")
+    ap.add_argument("--steps", type=int, default=5)
+    ap.add_argument("--job-wall-s", type=int, default=900)
     a = ap.parse_args()
     pick = [d for d in DESIGNS if not a.only or any(d[0].startswith(o) for o in a.only.split(","))]
     load0, t0, rows = open("/proc/loadavg").read().split()[:3], time.monotonic(), []
+    if a.jobs:
+        for d in pick:
+            print(f"{d[0]} ...", flush=True)
+            rows.append(jobs(*d, a.steps, a.job_wall_s))
+            Path(str(OUT / "real_designs_jobs") + ".json").write_text(json.dumps(rows, indent=1))
+            load1 = open("/proc/loadavg").read().split()[:3]
+            write_with_reading(OUT / "real_designs_jobs.md", jobs_report(rows, " ".join(load0), " ".join(load1),
+                                                                          time.monotonic() - t0, a.steps))
+        return
     for d in pick:
         print(f"{d[0]} ...", flush=True)
         rows.append(one(*d, a.equiv_timeout))
