@@ -20,7 +20,7 @@ def register(t: Transform) -> Transform:
 
 
 # the kinds' modules, in menu order: a new kind is a module and its name here
-KIND_MODULES = ("narrow", "cond_arith", "share", "recognise", "datapath", "fsm_encode", "idle")
+KIND_MODULES = ("narrow", "cond_arith", "share", "recognise", "datapath", "fsm_encode", "idle", "resynth")
 
 
 def _load():

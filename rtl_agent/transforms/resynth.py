@@ -1,0 +1,402 @@
+"""resynth: a small sequential module written again from its reachable state graph.
+
+Its flip-flops and logic are exported as an AIG (Yosys, in the sandbox). From the reset state every input
+vector is applied, breadth first, to collect the reachable states and, per state and vector, the outputs and
+the next state. States no input sequence tells apart are merged (Moore's partition refinement), and the machine
+is written back as one state register in a chosen encoding: binary, gray, one-hot, output-aligned (each Moore
+output is a code bit, so it costs no decoder) or Johnson (an input-free cycle of even length: the next state is
+a shift and an inverter). A module's counter, toggle and state registers are re-encoded together, which neither
+synthesis nor `fsm_encode` (one register at a time) does; the hand-written ceiling's largest RTLLM gains are of
+this sort (pulse_detect, freq_divbyeven, freq_divbyfrac, sequence_detector).
+
+Only small machines: at most MAX_IN_BITS input bits besides clock and reset, MAX_STATES reachable states, one
+clock edge, a reset that sets every flip-flop. The rewrite is a candidate like any other: the prover decides.
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from . import register
+from .base import Design, Option, Transform, TransformError
+from .recognise import _declares_port, _ports
+
+MAX_IN_BITS = 6
+MAX_STATES = 128
+MAX_ANDS = 20000
+ENCODINGS = ("binary", "gray", "onehot", "aligned", "johnson")
+
+
+class Machine:
+    """The reachable, minimised machine: states 0..k-1 (0 the reset state), per state the next state and the
+    output word for each input vector (vector v: the data inputs' bits, first input lowest)."""
+
+    def __init__(self, nxt, out, ins, outs, reached, flops):
+        self.nxt, self.out, self.ins, self.outs = nxt, out, ins, outs
+        self.reached, self.flops = reached, flops       # before merging: reachable states, flip-flop bits
+
+    @property
+    def k(self):
+        return len(self.nxt)
+
+    def moore(self) -> bool:
+        return all(len(set(row)) == 1 for row in self.out)
+
+    def input_free(self) -> bool:
+        return all(len(set(row)) == 1 for row in self.nxt)
+
+
+def _aag(text: str):
+    """(inputs, latches [(lit, next)], outputs, ands {lhs: (a, b)}) of an ASCII AIGER file."""
+    lines = text.splitlines()
+    _, m, i, l_, o, a = lines[0].split()[:6]
+    i, l_, o, a = int(i), int(l_), int(o), int(a)
+    ins = [int(x) for x in lines[1:1 + i]]
+    lat = [tuple(int(v) for v in x.split()[:2]) for x in lines[1 + i:1 + i + l_]]
+    outs = [int(x) for x in lines[1 + i + l_:1 + i + l_ + o]]
+    ands = {}
+    for x in lines[1 + i + l_ + o:1 + i + l_ + o + a]:
+        lhs, r0, r1 = (int(v) for v in x.split())
+        ands[lhs >> 1] = (r0, r1)
+    return ins, lat, outs, ands
+
+
+def _order(ands: dict) -> list:
+    """AND variables in an order where each comes after its operands."""
+    seen, order = set(), []
+    for v in ands:
+        stack = [(v, False)]
+        while stack:
+            x, done = stack.pop()
+            if x in seen or x not in ands:
+                continue
+            if done:
+                seen.add(x)
+                order.append(x)
+                continue
+            stack.append((x, True))
+            stack += [(r >> 1, False) for r in ands[x] if (r >> 1) not in seen]
+    return order
+
+
+class Aig:
+    """Bit-parallel evaluation: every variable is a Python int whose bit j is its value in lane j."""
+
+    def __init__(self, text: str, mapping: str):
+        self.ins, self.lat, self.outs, self.ands = _aag(text)
+        self.order = _order(self.ands)
+        names = {"input": {}, "output": {}, "latch": {}}
+        for line in mapping.splitlines():
+            f = line.split()
+            if len(f) >= 4 and f[0] in names:
+                names[f[0]][int(f[1])] = (f[3], int(f[2]))
+        self.in_names, self.out_names = names["input"], names["output"]
+
+    def step(self, lanes: int, inputs: dict, state: list) -> tuple[list, list]:
+        """(outputs, next latch values) per bit, lane-parallel; inputs {input index: lanes word}."""
+        full = (1 << lanes) - 1
+        val = {0: 0}
+        for j, lit in enumerate(self.ins):
+            val[lit >> 1] = inputs.get(j, 0)
+        for j, (lit, _) in enumerate(self.lat):
+            val[lit >> 1] = state[j]
+
+        def get(lit):
+            x = val[lit >> 1]
+            return (full ^ x) if lit & 1 else x
+        for v in self.order:
+            a, b = self.ands[v]
+            val[v] = get(a) & get(b)
+        return [get(lit) for lit in self.outs], [get(nx) for _, nx in self.lat]
+
+
+def _export(code: str, top: str, async_reset: bool) -> tuple[str, str]:
+    from eda.sandbox import Limits, run
+    from eda.tools.yosys import YOSYS
+    script = "\n".join([
+        "read_verilog -sv design.v", f"hierarchy -top {top}", "proc", "flatten", "opt_clean",
+        "memory -nomap", "memory_map", *(["async2sync"] if async_reset else []), "opt -fast",
+        "setundef -undriven -zero", "techmap", "opt -fast", "setundef -zero", "dffunmap", "aigmap", "opt_clean",
+        "write_aiger -ascii -zinit -map m.map m.aag"]) + "\n"
+    with tempfile.TemporaryDirectory(prefix="rtla-resynth-") as wd:
+        Path(wd, "design.v").write_text(code)
+        Path(wd, "x.ys").write_text(script)
+        r = run(YOSYS.script_cmd("x.ys"), wd, Limits(wall_s=60, cpu_s=60))
+        aag, mp = Path(wd, "m.aag"), Path(wd, "m.map")
+        if not r.ok or not aag.exists():
+            raise TransformError(f"resynth: no AIG ({(r.err or r.out).strip()[-160:]})")
+        return aag.read_text(), mp.read_text()
+
+
+def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[list, list, list]:
+    """BFS from the reset state: (states as latch tuples, next[s][v], out[s][v])."""
+    idx = {name: [] for name, _ in data}
+    rst_j = None
+    for j, (name, bit) in aig.in_names.items():
+        if name == reset:
+            rst_j = j
+        elif name in idx:
+            idx[name].append((bit, j))
+    if rst_j is None:
+        raise TransformError("resynth: the reset is not an input of the AIG")
+    nbits = sum(w for _, w in data)
+    nvec = 1 << nbits
+    nl = len(aig.lat)
+
+    def run(states, reset_on):
+        lanes = len(states) * nvec
+        word = {}
+        off = 0
+        for name, w in data:
+            for bit, j in idx[name]:
+                m = 0
+                for lane in range(lanes):
+                    if (lane % nvec) >> (off + bit) & 1:
+                        m |= 1 << lane
+                word[j] = m
+            off += w
+        full = (1 << lanes) - 1
+        word[rst_j] = (0 if low else full) if reset_on else (full if low else 0)
+        st = [sum(1 << lane for lane in range(lanes) if states[lane // nvec][b]) for b in range(nl)]
+        o, n = aig.step(lanes, word, st)
+        return ([tuple((n[b] >> lane) & 1 for b in range(nl)) for lane in range(lanes)],
+                [sum(((o[b] >> lane) & 1) << b for b in range(len(o))) for lane in range(lanes)])
+
+    starts = [tuple([0] * nl), tuple([1] * nl)]
+    after, _ = run(starts, True)
+    s0 = after[0]
+    if any(x != s0 for x in after):
+        raise TransformError("resynth: the reset does not set every flip-flop")
+    states, pos, nxt, out = [s0], {s0: 0}, [], []
+    frontier = [s0]
+    while frontier:
+        n, o = run(frontier, False)
+        for i, s in enumerate(frontier):
+            row_n, row_o = [], []
+            for v in range(nvec):
+                t = n[i * nvec + v]
+                if t not in pos:
+                    if len(states) >= MAX_STATES:
+                        raise TransformError(f"resynth: more than {MAX_STATES} reachable states")
+                    pos[t] = len(states)
+                    states.append(t)
+                row_n.append(pos[t])
+                row_o.append(o[i * nvec + v])
+            nxt.append(row_n)
+            out.append(row_o)
+        frontier = states[len(nxt):]
+    return states, nxt, out
+
+
+def _minimise(nxt: list, out: list) -> tuple[list, list]:
+    """Moore's partition refinement; the reset state's block is numbered 0, blocks in BFS order."""
+    block = _renumber([tuple(r) for r in out])
+    while True:
+        new = _renumber([(block[s], tuple(block[t] for t in nxt[s])) for s in range(len(nxt))])
+        if len(set(new)) == len(set(block)):
+            break
+        block = new
+    k = len(set(block))
+    rep = {}
+    for s, b in enumerate(block):
+        rep.setdefault(b, s)
+    return [[block[t] for t in nxt[rep[b]]] for b in range(k)], [out[rep[b]] for b in range(k)]
+
+
+def _renumber(keys: list) -> list:
+    ids = {}
+    return [ids.setdefault(x, len(ids)) for x in keys]
+
+
+@lru_cache(maxsize=32)
+def machine(code: str, top: str) -> Machine:
+    from eda.hdl import detect_clock_reset
+    from eda.ports import Port
+    p = Design(code, top).parsed()
+    ins, outs = _ports(p)
+    clock, reset, low = detect_clock_reset([Port(n, "input", w) for n, w in ins], code)
+    if not clock or not reset:
+        raise TransformError("resynth: needs a clock and a reset input")
+    if re.search(rf"negedge\s+{re.escape(clock)}\b", code):
+        raise TransformError("resynth: falling-edge flip-flops")
+    data = [(n, w) for n, w in ins if n not in (clock, reset)]
+    if sum(w for _, w in data) > MAX_IN_BITS:
+        raise TransformError(f"resynth: more than {MAX_IN_BITS} input bits")
+    async_reset = bool(re.search(rf"(posedge|negedge)\s+{re.escape(reset)}\b", code))
+    aig = Aig(*_export(code, top, async_reset))
+    if len(aig.ands) > MAX_ANDS or not aig.lat:
+        raise TransformError("resynth: no flip-flops or too large an AIG")
+    out_bits = {}      # (output, bit) -> AIG output index
+    for j, (name, bit) in aig.out_names.items():
+        out_bits[(name, bit)] = j
+    if any((n, b) not in out_bits for n, w in outs for b in range(w)):
+        raise TransformError("resynth: an output bit is missing from the AIG")
+    states, nxt, out = _explore(aig, clock, reset, low, data)
+    # output words in port order (bit b of output n at its offset), not the AIG's order
+    order = [out_bits[(n, b)] for n, w in outs for b in range(w)]
+    out = [[sum(((o >> j) & 1) << i for i, j in enumerate(order)) for o in row] for row in out]
+    mn, mo = _minimise(nxt, out)
+    m = Machine(mn, mo, data, outs, len(states), len(aig.lat))
+    m.clock, m.reset, m.low, m.async_reset = clock, reset, low, async_reset
+    return m
+
+
+def _gray(i: int) -> int:
+    return i ^ (i >> 1)
+
+
+def _cycle(m: Machine) -> list | None:
+    """The states in order when the machine is one input-free cycle through all of them, else None."""
+    if not m.input_free():
+        return None
+    seq, s = [], 0
+    while s not in seq:
+        seq.append(s)
+        s = m.nxt[s][0]
+    return seq if s == 0 and len(seq) == m.k else None
+
+
+def codes(m: Machine, enc: str) -> tuple[int, list] | None:
+    """(width, code per state) of an encoding, or None where it does not apply."""
+    k = m.k
+    wb = max(1, (k - 1).bit_length())
+    if enc == "binary":
+        return wb, list(range(k))
+    if enc == "gray":
+        return wb, [_gray(i) for i in range(k)]
+    if enc == "onehot":
+        return (k, [1 << i for i in range(k)]) if 2 < k <= 32 else None
+    if enc == "johnson":
+        seq = _cycle(m)
+        if seq is None or k % 2 or k < 4:
+            return None
+        n, c, got = k // 2, 0, [0] * k
+        for s in seq:
+            got[s] = c
+            c = ((c << 1) | (1 ^ (c >> (n - 1)) & 1)) & ((1 << n) - 1)
+        return n, got
+    if enc == "aligned":
+        if not m.moore():
+            return None
+        ow = sum(w for _, w in m.outs)
+        word = [row[0] for row in m.out]
+        groups = {}
+        rank = [groups.setdefault(x, []).append(s) or len(groups[x]) - 1 for s, x in enumerate(word)]
+        extra = max(0, (max(len(g) for g in groups.values()) - 1).bit_length())
+        if ow + extra > wb + 2 or ow > 8:
+            return None
+        return ow + extra, [(word[s] << extra) | rank[s] for s in range(k)]
+    return None
+
+
+def _vec_case(lines, ind, cells, sig, each):
+    """A case over the data-input vector: one arm per group of vectors with the same value."""
+    groups = {}
+    for v, x in enumerate(cells):
+        groups.setdefault(x, []).append(v)
+    if len(groups) == 1:
+        lines.append(f"{ind}{each(cells[0])}")
+        return
+    lines.append(f"{ind}case ({sig})")
+    for x, vs in groups.items():
+        lines.append(f"{ind}    {', '.join(str(v) for v in vs)}: {each(x)}")
+    lines.append(f"{ind}endcase")
+
+
+def emit(p, m: Machine, enc: str) -> str:
+    got = codes(m, enc)
+    if got is None:
+        raise TransformError(f"resynth: encoding {enc} does not apply")
+    w, code = got
+    ow = sum(wd for _, wd in m.outs)
+    head = p.text(p.module.header)
+    decls = [p.text(x) for x in p.module.members
+             if x.kind.name == "PortDeclaration" or "Parameter" in x.kind.name
+             or x.kind.name in ("DataDeclaration", "NetDeclaration") and _declares_port(p, x)]
+    vregs = {s.name for s in p.body if s.kind.name == "Variable"}
+    vin = "{" + ", ".join(n for n, _ in reversed(m.ins)) + "}" if m.ins else "1'b0"
+    rst_cond = f"!{m.reset}" if m.low else m.reset
+    edge = f"posedge {m.clock}" + (f" or {'negedge' if m.low else 'posedge'} {m.reset}" if m.async_reset else "")
+    L = [head, *(f"    {x.strip()}" for x in decls),
+         f"    // resynth: {m.reached} reachable states of {m.flops} flip-flop bits, {m.k} after merging; {enc} code",
+         f"    reg [{w - 1}:0] rtla_s;", f"    wire [{max(1, sum(wd for _, wd in m.ins)) - 1}:0] rtla_v = {vin};",
+         f"    reg [{ow - 1}:0] rtla_o;"]
+    L += [f"    always @({edge})", f"        if ({rst_cond}) rtla_s <= {w}'d{code[0]};"]
+    if enc == "johnson":
+        L.append(f"        else rtla_s <= {{rtla_s[{w - 2}:0], ~rtla_s[{w - 1}]}};" if w > 1 else "        else rtla_s <= ~rtla_s;")
+    else:
+        L += ["        else case (rtla_s)"]
+        for s in range(m.k):
+            L.append(f"            {w}'d{code[s]}: begin")
+            _vec_case(L, " " * 16, m.nxt[s], "rtla_v", lambda t: f"rtla_s <= {w}'d{code[t]};")
+            L.append("            end")
+        L += [f"            default: rtla_s <= {w}'d{code[0]};", "        endcase"]
+    L += _outputs(m, enc, w, code, ow)
+    off = 0
+    for n, wd in m.outs:
+        src = f"rtla_o[{off + wd - 1}:{off}]"
+        L.append(f"    always @* {n} = {src};" if n in vregs else f"    assign {n} = {src};")
+        off += wd
+    return "\n".join(L + ["endmodule", ""])
+
+
+def _wired(m: Machine, w: int, code: list, ow: int) -> dict:
+    """{output bit: expression} for Moore output bits equal to a code bit or its inverse in every state."""
+    if not m.moore():
+        return {}
+    got = {}
+    for b in range(ow):
+        col = [(m.out[s][0] >> b) & 1 for s in range(m.k)]
+        for i in range(w):
+            bits = [(code[s] >> i) & 1 for s in range(m.k)]
+            if bits == col:
+                got[b] = f"rtla_s[{i}]"
+                break
+            if [1 - x for x in bits] == col:
+                got[b] = f"~rtla_s[{i}]"
+                break
+    return got
+
+
+def _outputs(m: Machine, enc: str, w: int, code: list, ow: int) -> list:
+    wired = _wired(m, w, code, ow)
+    if len(wired) == ow:
+        return [f"    always @* rtla_o[{b}] = {e};" for b, e in sorted(wired.items())]
+    L = ["    always @* begin", f"        rtla_o = {ow}'d0;", "        case (rtla_s)"]
+    for s in range(m.k):
+        if not any(m.out[s]):
+            continue
+        L.append(f"            {w}'d{code[s]}: begin")
+        _vec_case(L, " " * 16, m.out[s], "rtla_v", lambda x: f"rtla_o = {ow}'d{x};")
+        L.append("            end")
+    return L + ["            default: ;", "        endcase", "    end"]
+
+
+class Resynth(Transform):
+    name = "resynth"
+    summary = "a small sequential module written again from its reachable, minimised state graph"
+
+    def options(self, d: Design) -> list[Option]:
+        if "posedge" not in d.code:
+            return []
+        m = machine(d.code, d.top)
+        opts = []
+        for enc in ENCODINGS:
+            got = codes(m, enc)
+            if got is None:
+                continue
+            opts.append(self.option("module", f"re-derive the module from its {m.reached} reachable states: "
+                                              f"{m.k} states after merging, {enc} code in {got[0]} flip-flops "
+                                              f"(was {m.flops})", encoding=enc))
+        return opts
+
+    def apply(self, d: Design, o: Option) -> str:
+        enc = o.params.get("encoding")
+        if enc not in ENCODINGS:
+            raise TransformError("resynth: option without an encoding")
+        return emit(d.parsed(), machine(d.code, d.top), enc)
+
+
+register(Resynth())
