@@ -83,3 +83,9 @@ def test_a_flip_flop_the_reset_leaves_is_not_rewritten():
     with pytest.raises(TransformError, match="reset does not set every flip-flop"):
         resynth.machine(NORESET, "nr")
     assert options(Design(NORESET, "nr"), ["resynth"]) == []
+
+
+def test_a_flip_flop_the_reset_leaves_but_no_output_sees_is_merged_away():
+    dead = DIV6.replace("output reg q);", "input x, output reg q);\n    reg d;\n    always @(posedge clk) d <= x;")
+    m = resynth.machine(dead, "div6")
+    assert m.k == 6 and m.reached > 6          # the two starts of d: twice the states, merged back to six

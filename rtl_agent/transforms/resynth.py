@@ -164,13 +164,12 @@ def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[l
         return ([tuple((n[b] >> lane) & 1 for b in range(nl)) for lane in range(lanes)],
                 [sum(((o[b] >> lane) & 1) << b for b in range(len(o))) for lane in range(lanes)])
 
-    starts = [tuple([0] * nl), tuple([1] * nl)]
-    after, _ = run(starts, True)
-    s0 = after[0]
-    if any(x != s0 for x in after):
-        raise TransformError("resynth: the reset does not set every flip-flop")
-    states, pos, nxt, out = [s0], {s0: 0}, [], []
-    frontier = [s0]
+    # a flip-flop the reset leaves (or a latch) starts at 0 or 1: both are explored, and the machine is kept
+    # only when the states reset can lead to are merged into one (no output sequence tells them apart)
+    after, _ = run([tuple([0] * nl), tuple([1] * nl)], True)
+    roots = list(dict.fromkeys(after))
+    states, pos, nxt, out = list(roots), {s: i for i, s in enumerate(roots)}, [], []
+    frontier = list(roots)
     while frontier:
         n, o = run(frontier, False)
         for i, s in enumerate(frontier):
@@ -187,17 +186,20 @@ def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[l
             nxt.append(row_n)
             out.append(row_o)
         frontier = states[len(nxt):]
-    return states, nxt, out
+    return states, nxt, out, len(roots)
 
 
-def _minimise(nxt: list, out: list) -> tuple[list, list]:
-    """Moore's partition refinement; the reset state's block is numbered 0, blocks in BFS order."""
+def _minimise(nxt: list, out: list, roots: int = 1) -> tuple[list, list]:
+    """Moore's partition refinement; the reset state's block is numbered 0, blocks in BFS order. With several
+    reset states (flip-flops the reset leaves), they must fall into one block."""
     block = _renumber([tuple(r) for r in out])
     while True:
         new = _renumber([(block[s], tuple(block[t] for t in nxt[s])) for s in range(len(nxt))])
         if len(set(new)) == len(set(block)):
             break
         block = new
+    if len(set(block[:roots])) > 1:
+        raise TransformError("resynth: the reset does not set every flip-flop, and the states it leaves differ")
     k = len(set(block))
     rep = {}
     for s, b in enumerate(block):
@@ -233,11 +235,11 @@ def machine(code: str, top: str) -> Machine:
         out_bits[(name, bit)] = j
     if any((n, b) not in out_bits for n, w in outs for b in range(w)):
         raise TransformError("resynth: an output bit is missing from the AIG")
-    states, nxt, out = _explore(aig, clock, reset, low, data)
+    states, nxt, out, roots = _explore(aig, clock, reset, low, data)
     # output words in port order (bit b of output n at its offset), not the AIG's order
     order = [out_bits[(n, b)] for n, w in outs for b in range(w)]
     out = [[sum(((o >> j) & 1) << i for i, j in enumerate(order)) for o in row] for row in out]
-    mn, mo = _minimise(nxt, out)
+    mn, mo = _minimise(nxt, out, roots)
     m = Machine(mn, mo, data, outs, len(states), len(aig.lat))
     m.clock, m.reset, m.low, m.async_reset = clock, reset, low, async_reset
     return m
