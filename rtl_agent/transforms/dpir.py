@@ -36,10 +36,15 @@ def kids(t) -> list:
 
 def nodes(roots) -> list:
     """Every distinct node under roots, children before parents."""
-    out, seen = [], set()
+    return postorder(roots, lambda n: list(reversed(kids(n))))
 
-    def visit(t):
-        stack = [(t, False)]
+
+def postorder(roots, children) -> list:
+    """Every node reachable from roots through children(n), each after its children; no recursion (deep
+    chains would pass Python's limit)."""
+    out, seen = [], set()
+    for r in roots:
+        stack = [(r, False)]
         while stack:
             n, done = stack.pop()
             if n in seen:
@@ -49,9 +54,7 @@ def nodes(roots) -> list:
                 out.append(n)
                 continue
             stack.append((n, True))
-            stack.extend((k, False) for k in reversed(kids(n)) if k not in seen)
-    for r in roots:
-        visit(r)
+            stack.extend((k, False) for k in children(n) if k not in seen)
     return out
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from . import register
 from .base import Design, Option, Transform, TransformError
+from .dpir import postorder
 from .recognise import _declares_port, _ports
 
 MAX_IN_BITS = 6
@@ -65,20 +66,7 @@ def _aag(text: str):
 
 def _order(ands: dict) -> list:
     """AND variables in an order where each comes after its operands."""
-    seen, order = set(), []
-    for v in ands:
-        stack = [(v, False)]
-        while stack:
-            x, done = stack.pop()
-            if x in seen or x not in ands:
-                continue
-            if done:
-                seen.add(x)
-                order.append(x)
-                continue
-            stack.append((x, True))
-            stack += [(r >> 1, False) for r in ands[x] if (r >> 1) not in seen]
-    return order
+    return postorder(list(ands), lambda v: [r >> 1 for r in ands[v] if (r >> 1) in ands])
 
 
 class Aig:
