@@ -172,14 +172,16 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
               "step sampling/evaluating/training; `area_delay_ratio`: the reference's area x delay over the best "
               "design's (PPA's ratio without power).", ""]
     for m in modes:
-        got = [r for r in rows if r["mode"] == m and "best_ratio" in r]
+        every = [r for r in rows if r["mode"] == m]
+        got = [r for r in every if "best_ratio" in r]
         finds = [r for r in got if r["above_noise"]]
         gm = 1.0
-        for r in got:
-            gm *= (r["best_ratio"] if r["above_noise"] else 1.0) ** (1 / max(1, len(got)))
+        for r in every:        # a design the run could not start on (its reference fails the flow) counts 1.0
+            gm *= (r["best_ratio"] if r.get("above_noise") else 1.0) ** (1 / max(1, len(every)))
         held = [r for r in finds if r.get("holds_other")]
-        lines.append(f"- {m}: finds above noise on {len(finds)}/{len(got)} designs; geomean ratio (1.0 where none) "
-                     f"{gm:.3f}" + (f"; {len(held)} of the {len(finds)} hold on the other PDK"
+        lines.append(f"- {m}: finds above noise on {len(finds)}/{len(every)} designs ({len(every) - len(got)} not run: "
+                     f"no run folder, or the reference fails its own flow); geomean ratio over all {len(every)} "
+                     f"(1.0 where none) {gm:.3f}" + (f"; {len(held)} of the {len(finds)} hold on the other PDK"
                                     if any("holds_other" in r for r in finds) else ""))
     for a, b in (("ttt", "frozen"), ("ttt", "random"), ("frozen", "random"), ("ttt", "exhaustive")):
         got = paired(rows, a, b, f"best_at_{budget}")
