@@ -183,7 +183,8 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
                      f"no run folder, or the reference fails its own flow); geomean ratio over all {len(every)} "
                      f"(1.0 where none) {gm:.3f}" + (f"; {len(held)} of the {len(finds)} hold on the other PDK"
                                     if any("holds_other" in r for r in finds) else ""))
-    for a, b in (("ttt", "frozen"), ("ttt", "random"), ("frozen", "random"), ("ttt", "exhaustive")):
+    for a, b in (("ttt", "frozen"), ("ttt", "random"), ("frozen", "random"), ("ttt", "exhaustive"),
+                 ("frozen", "exhaustive")):
         got = paired(rows, a, b, f"best_at_{budget}")
         if got and a in modes and b in modes:
             lines.append(f"- {a} - {b}, log best_at_{budget}, paired by design and seed: mean {got['mean']:+.3f}, "
