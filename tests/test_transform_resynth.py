@@ -1,5 +1,7 @@
 """resynth: a small sequential module written again from its reachable state graph, checked by the real
 flow (Yosys export in the sandbox, the equivalence stage)."""
+import dataclasses
+
 import pytest
 
 from eda.flow import FlowJob, evaluate
@@ -71,9 +73,7 @@ def test_a_wrong_machine_is_refused_by_the_flow():
     """Soundness: the rewrite with one transition changed (a merge that should not have happened) is a
     candidate like any other, and the equivalence stage refutes it."""
     m = resynth.machine(DETECT, "det")
-    bad = resynth.Machine([row[:] for row in m.nxt], m.out, m.ins, m.outs, m.reached, m.flops)
-    bad.__dict__.update({k: getattr(m, k) for k in ("clock", "reset", "low", "async_reset")})
-    bad.nxt[1] = [0, 0]
+    bad = dataclasses.replace(m, nxt=[row if s != 1 else [0, 0] for s, row in enumerate(m.nxt)])
     code = resynth.emit(Design(DETECT, "det").parsed(), bad, "binary")
     rep = evaluate(_job(DETECT, "det"), {"det.v": code})
     assert not is_proven(rep.equiv_status or "") and rep.equiv_status == "counterexample"

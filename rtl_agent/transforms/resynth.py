@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,13 +31,20 @@ MAX_ANDS = 20000
 ENCODINGS = ("binary", "gray", "onehot", "aligned", "johnson")
 
 
+@dataclass(frozen=True)
 class Machine:
     """The reachable, minimised machine: states 0..k-1 (0 the reset state), per state the next state and the
     output word for each input vector (vector v: the data inputs' bits, first input lowest)."""
-
-    def __init__(self, nxt, out, ins, outs, reached, flops):
-        self.nxt, self.out, self.ins, self.outs = nxt, out, ins, outs
-        self.reached, self.flops = reached, flops       # before merging: reachable states, flip-flop bits
+    nxt: list
+    out: list
+    ins: list
+    outs: list
+    reached: int            # before merging: reachable states
+    flops: int              # flip-flop bits of the module
+    clock: str
+    reset: str
+    low: bool               # the reset is active low
+    async_reset: bool
 
     @property
     def k(self):
@@ -228,9 +236,7 @@ def machine(code: str, top: str) -> Machine:
     order = [out_bits[(n, b)] for n, w in outs for b in range(w)]
     out = [[sum(((o >> j) & 1) << i for i, j in enumerate(order)) for o in row] for row in out]
     mn, mo = _minimise(nxt, out, roots)
-    m = Machine(mn, mo, data, outs, len(states), len(aig.lat))
-    m.clock, m.reset, m.low, m.async_reset = clock, reset, low, async_reset
-    return m
+    return Machine(mn, mo, data, outs, len(states), len(aig.lat), clock, reset, low, async_reset)
 
 
 def _gray(i: int) -> int:
