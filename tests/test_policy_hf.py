@@ -84,6 +84,29 @@ def test_banned_string_never_sampled(pol):
 
 
 @pytest.mark.slow
+def test_shared_prompt_scores_and_gradients_equal_one_sequence_at_a_time(pol):
+    import torch
+    prompt = pol.encode("Choose one rewrite of module m: assign y = a + b;")
+    opts = [pol.tok(f" idle: reg{i} no reset", add_special_tokens=False)["input_ids"] for i in range(3)]
+
+    def grads(lps):
+        sum(lp.sum() * w for lp, w in zip(lps, (1.0, -0.5, 0.25))).backward()
+        g = {n: p.grad.clone() for n, p in pol.model.named_parameters() if p.grad is not None}
+        pol.model.zero_grad(set_to_none=True)
+        return g
+    shared, alone = pol.shared_logprobs(prompt, opts), [pol.logprobs(prompt, o) for o in opts]
+    assert [x.shape for x in shared] == [torch.Size([len(o)]) for o in opts]
+    assert all(torch.allclose(x, y, atol=1e-4) for x, y in zip(shared, alone))
+    ga, gb = grads(shared), grads(alone)
+    assert ga.keys() == gb.keys() and ga and all("lora_" in k for k in ga)
+    assert all(float((ga[k] - gb[k]).norm()) <= 1e-4 * float(gb[k].norm()) + 1e-9 for k in ga)
+    assert any(float(g.norm()) > 0 for g in ga.values())
+    with torch.no_grad():
+        base = pol.shared_logprobs(prompt, opts, adapter=False)
+    assert not base[0].requires_grad and torch.allclose(base[1], alone[1].detach(), atol=1e-4)  # fresh LoRA = base
+
+
+@pytest.mark.slow
 def test_lora_step_raises_adapter_logprob_and_keeps_base(pol, tmp_path):
     import torch
     from rtl_agent.policy.hf import HFPolicy

@@ -62,6 +62,26 @@ def _score(policy, chunk, adapter: bool, batched: bool) -> list:
     return list(out)
 
 
+def _chunks(trainer, groups, items, mb):
+    """Batches to score: a whole group at once where the policy can run a shared prompt once
+    (shared_logprobs), else micro-batches of mb sequences."""
+    if callable(getattr(trainer, "shared_logprobs", None)):
+        by = {}
+        for it in items:
+            by.setdefault(id(it[0]), []).append(it)
+        return [(True, chunk) for chunk in by.values()]
+    return [(False, items[k:k + mb]) for k in range(0, len(items), mb)]
+
+
+def _score_chunk(trainer, shared, chunk, adapter, mb):
+    if shared:
+        out = trainer.shared_logprobs(chunk[0][0], [c for _, c, _ in chunk], adapter=adapter)
+        if len(out) != len(chunk):
+            raise ValueError("policy.shared_logprobs must return one tensor per completion")
+        return list(out)
+    return _score(trainer, chunk, adapter, mb > 1)
+
+
 def rl_step(policy, groups, eps: float, controller=None, lr: float | None = None, optimizer=None,
             form: str = "weights", beta_max: float = 1e4, max_grad_norm: float | None = 1.0,
             step: int = 0, measure_kl: bool = True, micro_batch: int | None = None) -> dict:
@@ -108,10 +128,9 @@ def rl_step(policy, groups, eps: float, controller=None, lr: float | None = None
     opt.zero_grad(set_to_none=True)
     loss_total, k1_sum, k3_sum, n_tok, trained = 0.0, 0.0, 0.0, 0, 0
     try:
-        for k in range(0, len(items), mb):
-            chunk = items[k:k + mb]
+        for shared, chunk in _chunks(trainer, groups, items, mb):
             with torch.set_grad_enabled(any(a != 0.0 for _, _, a in chunk)):
-                lps = _score(trainer, chunk, True, mb > 1)
+                lps = _score_chunk(trainer, shared, chunk, True, mb)
             for lp in lps:
                 if lp.dim() != 1:
                     raise ValueError(f"policy.logprobs must return 1-D tensors, got shape {tuple(lp.shape)}")
@@ -124,7 +143,7 @@ def rl_step(policy, groups, eps: float, controller=None, lr: float | None = None
                 trained += len(live)
             if measure_kl:
                 with torch.no_grad():
-                    for lp, base in zip(lps, _score(trainer, chunk, False, mb > 1)):
+                    for lp, base in zip(lps, _score_chunk(trainer, shared, chunk, False, mb)):
                         if base.shape != lp.shape:
                             raise ValueError(f"base logprobs shape {tuple(base.shape)} != adapter {tuple(lp.shape)}")
                         d = base.to(lp.dtype) - lp.detach()

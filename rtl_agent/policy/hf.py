@@ -281,6 +281,15 @@ class HFPolicy(TrainablePolicy):
             out.append(torch.log_softmax(logits, -1).gather(-1, tgt).squeeze(-1))
         return out
 
+    def shared_logprobs(self, prompt_ids, completions, adapter=True) -> list:
+        """Per-token log p(c | prompt) for each completion of a group that shares one prompt, the prompt run
+        once (differentiable under the adapter, like logprobs): a choice group's eight options of a few tokens
+        after a 600-token prompt cost one prompt pass, not eight."""
+        if adapter or not self.lora:
+            return self._prefix_logprobs(list(prompt_ids), [list(c) for c in completions])
+        with self.model.disable_adapter(), self.torch.no_grad():
+            return self._prefix_logprobs(list(prompt_ids), [list(c) for c in completions])
+
     def logprobs(self, prompt_ids, completion_ids, adapter=True):
         """Per-token log p(completion | prompt). One pair of id lists -> a tensor; lists of them -> a list."""
         single = bool(prompt_ids) and isinstance(prompt_ids[0], int)
