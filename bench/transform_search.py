@@ -39,7 +39,8 @@ def designs(which: str) -> list:
 
 
 def run_dir(base: Path, design: str, mode: str, args) -> Path:
-    return base / (f"{design}-{mode}-s{args.seed}" + (f"-{args.pdk}" if args.pdk else ""))
+    return base / (f"{design}-{mode}-s{args.seed}" + (f"-{args.pdk}" if args.pdk else "")
+                   + (f"-g{args.choice_group}" if getattr(args, "choice_group", 0) else ""))
 
 
 def run_one(design, mode, args, base: Path) -> dict:
@@ -50,6 +51,8 @@ def run_one(design, mode, args, base: Path) -> dict:
         cmd += ["--pdk", args.pdk]
     if mode != "auto":
         cmd += ["--actions", args.actions]
+    if args.choice_group:
+        cmd += ["--choice-group", str(args.choice_group)]
     if (out / "run.sqlite").exists():
         cmd.append("--resume")
     if args.lock:              # one heavy job at a time on a shared machine, taken per run so others interleave
@@ -201,6 +204,9 @@ def main(argv=None):
     ap.add_argument("--actions", default="transform", help="action kinds of the non-auto modes")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--budget", type=int, default=10, help="distinct evaluated designs for best_at_N")
+    ap.add_argument("--choice-group", type=int, default=0,
+                    help="options drawn per parent and step (default: optimize's); below a design's option count "
+                         "the chooser decides which are evaluated, at or above it every option is")
     ap.add_argument("--seeds", default="0", help="comma list: one run per design, mode and seed")
     ap.add_argument("--out-name", default="transform_search")
     ap.add_argument("--pdk", default="", help="the PDK of every run (default: each task's own)")
