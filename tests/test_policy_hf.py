@@ -107,6 +107,20 @@ def test_shared_prompt_scores_and_gradients_equal_one_sequence_at_a_time(pol):
 
 
 @pytest.mark.slow
+def test_shared_scoring_under_gradient_checkpointing_falls_back_and_trains():
+    from rtl_agent.policy.hf import HFPolicy
+    from training.lora_update import rl_step
+    gc = HFPolicy("default", gradient_checkpointing=True)
+    prompt = gc.encode("Choose one rewrite.")
+    opts = [gc.tok(f" idle: r{i}", add_special_tokens=False)["input_ids"] for i in range(2)]
+    gc.model.train()
+    lps = gc.shared_logprobs(prompt, opts)
+    assert [x.numel() for x in lps] == [len(o) for o in opts] and lps[0].requires_grad
+    st = rl_step(gc, [(prompt, opts, [1.0, 0.0])], eps=0.5, lr=1e-3)
+    assert st["stepped"] and st["trained_sequences"] == 2 and st["grad_norm"] > 0
+
+
+@pytest.mark.slow
 def test_lora_step_raises_adapter_logprob_and_keeps_base(pol, tmp_path):
     import torch
     from rtl_agent.policy.hf import HFPolicy

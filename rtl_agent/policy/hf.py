@@ -285,7 +285,7 @@ class HFPolicy(TrainablePolicy):
         """Per-token log p(c | prompt) for each completion of a group that shares one prompt, the prompt run
         once (differentiable under the adapter, like logprobs): a choice group's eight options of a few tokens
         after a 600-token prompt cost one prompt pass, not eight."""
-        if self.gradient_checkpointing and self.torch.is_grad_enabled():
+        if self.gradient_checkpointing and self.model.training:
             # checkpointed layers in train mode drop the key/value cache the shared prompt needs
             return self.logprobs([list(prompt_ids)] * len(completions), [list(c) for c in completions], adapter)
         if adapter or not self.lora:
