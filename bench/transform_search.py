@@ -40,7 +40,8 @@ def designs(which: str) -> list:
 
 def run_dir(base: Path, design: str, mode: str, args) -> Path:
     return base / (f"{design}-{mode}-s{args.seed}" + (f"-{args.pdk}" if args.pdk else "")
-                   + (f"-g{args.choice_group}" if getattr(args, "choice_group", 0) else ""))
+                   + (f"-g{args.choice_group}" if getattr(args, "choice_group", 0) else "")
+                   + ("-mem" if getattr(args, "option_memory", False) else ""))
 
 
 def run_one(design, mode, args, base: Path) -> dict:
@@ -53,6 +54,8 @@ def run_one(design, mode, args, base: Path) -> dict:
         cmd += ["--actions", args.actions]
     if args.choice_group:
         cmd += ["--choice-group", str(args.choice_group)]
+    if args.option_memory:
+        cmd.append("--option-memory")
     if (out / "run.sqlite").exists():
         cmd.append("--resume")
     if args.lock:              # one heavy job at a time on a shared machine, taken per run so others interleave
@@ -207,6 +210,7 @@ def main(argv=None):
     ap.add_argument("--choice-group", type=int, default=0,
                     help="options drawn per parent and step (default: optimize's); below a design's option count "
                          "the chooser decides which are evaluated, at or above it every option is")
+    ap.add_argument("--option-memory", action="store_true", help="optimize --option-memory (folders suffixed -mem)")
     ap.add_argument("--seeds", default="0", help="comma list: one run per design, mode and seed")
     ap.add_argument("--out-name", default="transform_search")
     ap.add_argument("--pdk", default="", help="the PDK of every run (default: each task's own)")

@@ -61,3 +61,22 @@ def test_pick_reads_a_label_or_a_number():
     opts = [Option("k", "s", {}, "narrow cnt from 32 to 5 bits"), Option("k", "t", {}, "narrow cnt from 32 to 6 bits")]
     assert pick(" narrow cnt from 32 to 6 bits", opts) is opts[1]
     assert pick("2. whatever", opts) is opts[1] and pick("nothing", opts) is None
+
+
+def test_option_memory_drops_drawn_options_on_a_parent_and_failed_ones_below_it(tmp_path):
+    e, ctx = open_env(tmp_path, "fsm_onehot", chooser="exhaustive", option_memory=True)
+    (g,) = e.groups(ctx, 1)
+    cands = [e.extract(p.text, g) for p in uniform_picks(g, 1)]
+    rows = e.score(ctx, 1, [g], [cands])[0]
+    label = {id(r): c.value["transform"]["label"] for c, r in zip(cands, rows)}
+    failed = {label[id(r)] for r in rows if r.failed not in (None, "duplicate")}
+    passed = {label[id(r)] for r in rows if r.failed is None}
+    assert failed and passed                     # fsm_onehot's unsafe idles fail, its narrow passes
+    assert e.remembered(g.parent) == set(g.choices)        # every option drawn on the root: none offered again
+    children = [s for s in e.pool_.states.values() if s.parent == g.parent]
+    assert children and all(e.remembered(c.id) == failed for c in children)   # a failure stays banned below
+    code = children[0].payload["code"]
+    offered = {o.label for o in e.transform_options(code, e.remembered(children[0].id))}
+    assert not offered & failed and offered
+    plain, _ = open_env(tmp_path / "plain", "fsm_onehot", chooser="exhaustive")
+    assert plain.remembered(0) == set()

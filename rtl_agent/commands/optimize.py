@@ -93,6 +93,9 @@ def register(sub):
                    help="answers per parent of a choice-style kind (transform, narrow): the policy scores the listed "
                    "options in one forward pass, so a large group costs little sampling (each distinct design is "
                    "still one flow run); 0 gives them their share of --group; default %(default)s")
+    p.add_argument("--option-memory", action="store_true",
+                   help="do not offer a transformation again on a parent that drew it, nor below a parent where "
+                   "it failed the flow (a per-design memory of outcomes, for every chooser); off by default")
     p.add_argument("--chooser", default=D["chooser"], choices=("policy", "random", "exhaustive"),
                    help="who picks among a parent's transformations: the policy (its own probabilities, trained "
                    "by the run), random (uniform over the same options) or exhaustive (every option of the "
@@ -155,6 +158,7 @@ def config_from_args(args) -> OptimizeConfig:
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
                           chooser=args.chooser, choice_group=args.choice_group,
+                          option_memory=args.option_memory,
                           pnr=args.pnr)
 
 

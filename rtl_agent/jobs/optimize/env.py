@@ -89,6 +89,7 @@ class OptimizeEnv(Environment):
         self.noise = NoiseFloor()
         self._tx_options, self._tx_skipped = {}, {}     # design text -> the library's options; kind -> why none
         self._known = set()        # pool keys before the step being scored (refind_cap)
+        self._drawn, self._failed = {}, {}   # parent id -> transformation labels drawn on it / failed on it
         self.ranges = {}
         self._slack_of = {}        # code -> its registers with headroom (asked for by every edit prompt)
 
@@ -122,7 +123,8 @@ class OptimizeEnv(Environment):
         # runs from before adapters, don't-care rules, one-line edits and header prefill
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
                 "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False, "transforms": "all",
-                "chooser": "policy", "refind_cap": None, "choice_group": 0}
+                "chooser": "policy", "refind_cap": None, "choice_group": 0,
+                "option_memory": False}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -281,17 +283,30 @@ class OptimizeEnv(Environment):
                       **({"choices": list(choices)} if choices else {})},
                      stop, ban, choices)
 
-    def transform_options(self, code: str) -> list:
-        """The library's options on a design (rtl_agent.transforms), the first kinds.transform.MENU of them;
-        computed once per design text. A kind that cannot read the design is logged and left out."""
+    def remembered(self, sid) -> set:
+        """With option_memory: the transformation labels not to offer on parent `sid` again: those drawn on it
+        in earlier steps (their designs are known), and those that failed the flow on it or on an ancestor
+        (an unsafe idle or a wrong narrow stays wrong below). Kept in memory: a resumed run starts afresh."""
+        if not self.cfg.option_memory or sid is None:
+            return set()
+        out, s = set(self._drawn.get(sid, ())), sid
+        while s is not None:
+            out |= self._failed.get(s, set())
+            s = self.pool_[s].parent
+        return out
+
+    def transform_options(self, code: str, skip=frozenset()) -> list:
+        """The library's options on a design (rtl_agent.transforms), the first kinds.transform.MENU of them
+        whose labels are not in `skip`; computed once per design text. A kind that cannot read the design is
+        logged and left out."""
+        from .kinds.transform import MENU
         if code not in self._tx_options:
-            from .kinds.transform import MENU
             wanted = None if self.cfg.transforms in ("", "all", "auto") else \
                 tuple(k.strip() for k in self.cfg.transforms.split(","))
             d = transforms.Design(code, self.task.top, self.ranges, self.pdk)
             opts = transforms.options(d, wanted, log=lambda k, why: self._tx_skipped.setdefault(k, why))
-            self._tx_options[code] = opts[:MENU]
-        return self._tx_options[code]
+            self._tx_options[code] = opts
+        return [o for o in self._tx_options[code] if o.label not in skip][:MENU]
 
     def parent_code(self, group) -> str | None:
         if group is None or self.pool_ is None or group.parent is None:
@@ -409,6 +424,12 @@ class OptimizeEnv(Environment):
                 idx += 1
             out.append(rows)
             kind = (g.info or {}).get("action_kind")
+            for row, cand in zip(rows, cands[j]):
+                label = (cand.get("transform") or {}).get("label")
+                if label and g.parent is not None:
+                    self._drawn.setdefault(g.parent, set()).add(label)
+                    if row.failed is not None and row.failed not in ("duplicate",):
+                        self._failed.setdefault(g.parent, set()).add(label)
             for row in rows:
                 if kind:
                     self.bandit.update(kind, bandit_reward(row, self.cfg.penalties), row.failed is None,

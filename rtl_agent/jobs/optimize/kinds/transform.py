@@ -25,12 +25,12 @@ class Transform(ActionKind):
 
     def group(self, env, state, sid, seed, n):
         p = state.payload
-        opts = env.transform_options(p.get("code")) if p.get("code") else []
+        opts = env.transform_options(p.get("code"), env.remembered(sid)) if p.get("code") else []
         while not opts and env.cfg.chooser != "policy" and state.parent is not None:
             # the baselines stay model-free: the nearest ancestor the library can still transform
             sid, state = state.parent, env.pool_[state.parent]
             p = state.payload
-            opts = env.transform_options(p.get("code")) if p.get("code") else []
+            opts = env.transform_options(p.get("code"), env.remembered(sid)) if p.get("code") else []
         if not opts:                   # nothing the library can do here: a free edit instead
             return get("diff").group(env, state, sid, seed, n)
         view, _ = env._view(p, "diff")
