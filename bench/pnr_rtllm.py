@@ -81,25 +81,38 @@ def reference_rows(pdk, budget_s, wall_s, only=None):
         yield row
 
 
-def find_rows(pdk, budget_s, wall_s):
-    from designs import load_task
+FINDS = OUT / "transform_rtllm_finds"   # the library's proven finds on RTLLM (transform_rtllm_frozen.json)
+
+
+def committed_finds(pdk):
+    """(design, source path, kind, ratio after synthesis) of every committed find: the headroom map's best
+    hand-written rewrite above its noise floor on `pdk`, then (Nangate45 runs only) the transformation
+    library's finds that bench/transform_search.py proved above noise."""
     hm = json.loads((OUT / "headroom.json").read_text())["rows"]
     fl = floors(hm)
-    t0 = time.monotonic()
     for r in hm:
         ratio, kind, file = best(r, pdk)
-        if not file or not above(ratio, fl[r["design"]]):
-            continue
-        row = {"pdk": pdk, "design": r["design"], "file": file, "kind": kind, "synth_ratio": round(ratio, 4),
+        if file and above(ratio, fl[r["design"]]):
+            yield r["design"], HEADROOM / r["design"] / file, f"map {kind}", ratio
+    for r in json.loads((OUT / "transform_rtllm_frozen.json").read_text()):
+        if r.get("above_noise") and (FINDS / f"{r['design']}.v").exists():
+            yield r["design"], FINDS / f"{r['design']}.v", "library " + r["chain"].split(":")[0], r["best_ratio"]
+
+
+def find_rows(pdk, budget_s, wall_s):
+    from designs import load_task
+    t0 = time.monotonic()
+    for design, path, kind, ratio in committed_finds(pdk):
+        row = {"pdk": pdk, "design": design, "file": path.name, "kind": kind, "synth_ratio": round(ratio, 4),
                "routed_ratio": "", "holds": "", "why": ""}
         if time.monotonic() - t0 > budget_s:
             row["why"] = "not run: time budget spent"
             yield row
             continue
-        task = load_task(r["design"])
+        task = load_task(design)
         job, _ = calibrate(task.flow_job(pdk), task.reference_sources(), against_itself=True)
         ref, rs = routed(job, task.reference_sources(), wall_s)
-        des, ds = routed(job, {f"{task.top}.v": (HEADROOM / r["design"] / file).read_text()}, wall_s)
+        des, ds = routed(job, {f"{task.top}.v": path.read_text()}, wall_s)
         if rs and rs.ok and ds and ds.ok:
             rr = ppa(rs.data) / ppa(ds.data)
             row.update(synth_ratio=round(ref.ppa / des.ppa, 4), routed_ratio=round(rr, 4),
@@ -108,7 +121,7 @@ def find_rows(pdk, budget_s, wall_s):
             bad = next((s for s in (rs, ds) if s and not s.ok), None)
             row["why"] = (bad.diagnostics[0].message[:160] if bad and bad.diagnostics else
                           f"ref {ref.failed_stage} / design {des.failed_stage}")
-        print(f"find {pdk} {r['design']} {file}: synth {row['synth_ratio']} routed {row['routed_ratio']} {row['why']}",
+        print(f"find {pdk} {design} {path.name}: synth {row['synth_ratio']} routed {row['routed_ratio']} {row['why']}",
               flush=True)
         yield row
 
@@ -141,14 +154,14 @@ def report(rows, finds, meta):
     if finds:
         done = [f for f in finds if f["routed_ratio"] != ""]
         holds = [f for f in done if f["holds"]]
-        md.append(f"## Committed finds (headroom map, best rewrite above noise): {len(holds)} of {len(done)} measured "
+        md.append(f"## Committed finds (headroom map's best rewrite, and the library's finds): {len(holds)} of {len(done)} measured "
                   f"hold after place and route ({len(finds) - len(done)} not measured)")
         md.append("")
         md.append("PPA after routing: placed cell area (clock-tree buffers included) x post-route delay x "
                   "post-route power, both from OpenSTA with the routed wires' parasitics.")
         md.append("")
         md.append(table(["pdk", "design", "rewrite", "ratio after synthesis", "after place and route", "holds",
-                            "note"], [[f["pdk"], f["design"], f["file"], f["synth_ratio"], f["routed_ratio"],
+                            "note"], [[f["pdk"], f["design"], f"{f['kind']}: {f['file']}", f["synth_ratio"], f["routed_ratio"],
                                        f["holds"], f["why"]] for f in finds]))
         gm = [f["routed_ratio"] for f in done]
         if gm:
