@@ -129,7 +129,8 @@ def evaluate(job: FlowJob, candidate) -> Report:
     if rep.ok and back:
         hit_back = cache.get(k_back) if cache else None
         pnr_hit = (hit_back or {}).get("stages", {}).get("pnr") or {}
-        if job.keep and pnr_hit.get("status") == "pass" and not Path((pnr_hit.get("data") or {}).get("def") or "").is_file():
+        kept = Path((pnr_hit.get("data") or {}).get("def") or "")
+        if job.keep and pnr_hit.get("status") == "pass" and not kept.is_file():
             hit_back = None     # the routed files asked for are gone (a removed temporary folder): route again
         if hit_back:
             for k, v in hit_back["stages"].items():
