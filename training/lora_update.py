@@ -62,7 +62,7 @@ def _score(policy, chunk, adapter: bool, batched: bool) -> list:
     return list(out)
 
 
-def _chunks(trainer, groups, items, mb):
+def _chunks(trainer, items, mb):
     """Batches to score: a whole group at once where the policy can run a shared prompt once
     (shared_logprobs), else micro-batches of mb sequences."""
     if callable(getattr(trainer, "shared_logprobs", None)):
@@ -128,7 +128,7 @@ def rl_step(policy, groups, eps: float, controller=None, lr: float | None = None
     opt.zero_grad(set_to_none=True)
     loss_total, k1_sum, k3_sum, n_tok, trained = 0.0, 0.0, 0.0, 0, 0
     try:
-        for shared, chunk in _chunks(trainer, groups, items, mb):
+        for shared, chunk in _chunks(trainer, items, mb):
             with torch.set_grad_enabled(any(a != 0.0 for _, _, a in chunk)):
                 lps = _score_chunk(trainer, shared, chunk, True, mb)
             for lp in lps:

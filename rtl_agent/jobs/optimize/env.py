@@ -428,7 +428,7 @@ class OptimizeEnv(Environment):
                 label = (cand.get("transform") or {}).get("label")
                 if label and g.parent is not None:
                     self._drawn.setdefault(g.parent, set()).add(label)
-                    if row.failed is not None and row.failed not in ("duplicate",):
+                    if row.failed not in (None, "duplicate"):
                         self._failed.setdefault(g.parent, set()).add(label)
             for row in rows:
                 if kind:
