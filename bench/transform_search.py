@@ -41,7 +41,8 @@ def designs(which: str) -> list:
 def run_dir(base: Path, design: str, mode: str, args) -> Path:
     return base / (f"{design}-{mode}-s{args.seed}" + (f"-{args.pdk}" if args.pdk else "")
                    + (f"-g{args.choice_group}" if getattr(args, "choice_group", 0) else "")
-                   + ("-mem" if getattr(args, "option_memory", False) else ""))
+                   + ("-mem" if getattr(args, "option_memory", False) else "")
+                   + (f"-e{args.explore:g}" if getattr(args, "explore", 0) and mode in ("auto", "ttt", "frozen") else ""))
 
 
 def run_one(design, mode, args, base: Path) -> dict:
@@ -56,6 +57,8 @@ def run_one(design, mode, args, base: Path) -> dict:
         cmd += ["--choice-group", str(args.choice_group)]
     if args.option_memory:
         cmd.append("--option-memory")
+    if args.explore and mode in ("auto", "ttt", "frozen"):
+        cmd += ["--explore", str(args.explore)]
     if (out / "run.sqlite").exists():
         cmd.append("--resume")
     if args.lock:              # one heavy job at a time on a shared machine, taken per run so others interleave
@@ -121,11 +124,13 @@ def learning(out: Path) -> dict:
     from training.store import RunStore
     with RunStore(out / "run.sqlite") as st:
         ms = [s["stats"].get("metrics") or {} for s in st.steps() if s["step"] > 0]
-        groups = {}
+        groups, explored = {}, []
         for c in st.candidates():
             if c["step"] > 0:
                 kind = (c["sample"] or {}).get("action_kind") or "?"
                 groups.setdefault((c["step"], c["grp"], kind), []).append(c["reward"])
+                if (c["sample"] or {}).get("explored"):
+                    explored.append((c["step"], c["grp"], kind, c["reward"]))
     var = {}
     for (_, _, kind), rs in groups.items():
         v = var.setdefault(kind, [0, 0])
@@ -135,7 +140,10 @@ def learning(out: Path) -> dict:
     gain = [g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift]
     sec = {k: round(sum((m.get("seconds") or {}).get(k, 0) for m in ms) / max(1, len(ms)), 1)
            for k in ("sample", "eval", "train")}
+    # an explored draw (--explore) that earned more than its group's mean: what the policy alone would not try
+    lifted = sum(1 for s, g, k, r in explored if r > sum(groups[s, g, k]) / len(groups[s, g, k]) + 1e-12)
     return {"s_per_step": f"{sec['sample']}/{sec['eval']}/{sec['train']}",
+            "explored_above_mean": f"{lifted}/{len(explored)}" if explored else "",
             "groups_with_variance": " ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(var.items())),
             "trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
             "choice_groups_trained": len(drift),
@@ -160,7 +168,7 @@ def paired(rows: list, a: str, b: str, key: str, n_boot: int = 2000) -> dict | N
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
     res = ROOT / "bench" / "results"
     keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "area_delay_ratio", "noise_floor",
-            "above_noise", "other_ratio", "holds_other", "first_find_eval", "trained_groups", "groups_with_variance", "dp_rewarded", "s_per_step", "seconds", "chain", "error"]
+            "above_noise", "other_ratio", "holds_other", "first_find_eval", "trained_groups", "groups_with_variance", "dp_rewarded", "explored_above_mean", "s_per_step", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
         w.writeheader()
@@ -211,6 +219,9 @@ def main(argv=None):
                     help="options drawn per parent and step (default: optimize's); below a design's option count "
                          "the chooser decides which are evaluated, at or above it every option is")
     ap.add_argument("--option-memory", action="store_true", help="optimize --option-memory (folders suffixed -mem)")
+    ap.add_argument("--explore", type=float, default=0.0,
+                    help="optimize --explore of the policy modes (their folders suffixed -eSHARE; random and "
+                         "exhaustive runs are shared with the runs without it)")
     ap.add_argument("--seeds", default="0", help="comma list: one run per design, mode and seed")
     ap.add_argument("--out-name", default="transform_search")
     ap.add_argument("--pdk", default="", help="the PDK of every run (default: each task's own)")

@@ -374,6 +374,28 @@ def test_choose_draws_among_options_by_the_models_probabilities_and_the_update_m
     assert logp(hi) - logp(lo) < gap
 
 
+def test_explore_draws_options_the_cold_policy_never_picks():
+    """--explore: a share of a distinct choice group is drawn uniformly among the options the policy did not
+    pick, so an option it ranks low is evaluated (and trained on); the policy keeps its own top picks."""
+    from rtl_agent.policy.hf import HFPolicy
+    pol = HFPolicy("default")
+    msgs, pre = [{"role": "user", "content": "Declare a register for a counter that counts 0..24."}], "reg ["
+    opts = [f"{w - 1}:0] cnt;" for w in (5, 6, 7, 8, 9, 10, 12, 16)]
+    cold = pol.choose(msgs, opts, 3, temperature=1e-4, seed=0, prefill=pre, stop="\n", distinct=True)
+    assert not any(c.explored for c in cold)
+    seen = set()
+    for seed in range(6):
+        got = pol.choose(msgs, opts, 3, temperature=1e-4, seed=seed, prefill=pre, stop="\n", distinct=True,
+                         explore=1)
+        assert [c.text for c in got[:2]] == [c.text for c in cold[:2]]        # the policy's own top two stay
+        assert [c.explored for c in got] == [False, False, True] and len({c.text for c in got}) == 3
+        assert got[2].token_ids and got[2].logprobs                         # trainable like any answer
+        seen.add(got[2].text)
+    assert len(seen) >= 2 and not seen & {c.text for c in cold[:2]}
+    whole = pol.choose(msgs, opts[:3], 3, seed=0, prefill=pre, stop="\n", distinct=True, explore=2)
+    assert not any(c.explored for c in whole) and {c.text for c in whole} == {pre + o for o in opts[:3]}
+
+
 class _SettingsEnv(Environment):
     def __init__(self, settings, legacy=None):
         self._s, self._legacy = settings, legacy or {}

@@ -80,3 +80,12 @@ def test_option_memory_drops_drawn_options_on_a_parent_and_failed_ones_below_it(
     assert not offered & failed and offered
     plain, _ = open_env(tmp_path / "plain", "fsm_onehot", chooser="exhaustive")
     assert plain.remembered(0) == set()
+
+
+def test_explore_takes_a_share_of_a_choice_group_only_when_options_outnumber_it(tmp_path):
+    e, ctx = open_env(tmp_path, "fsm_onehot", choice_group=2, explore=0.25)
+    (g,) = e.groups(ctx, 1)
+    assert g.n == 2 < len(g.choices) and g.explore == 1       # one uniform draw of two; the policy keeps one
+    assert e._explored(8, 20) == 2 and e._explored(8, 8) == 0 and e._explored(1, 5) == 0
+    e.cfg.explore = 0.0
+    assert e._explored(8, 20) == 0

@@ -76,6 +76,8 @@ class Group:
                                    # that cannot samples freely
     chooser: str = "policy"        # policy | random (uniform over choices) | exhaustive (each choice once, n of
                                    # them): the baselines a policy's choices are measured against
+    explore: int = 0               # of the n answers of a policy's choice group, how many are drawn uniformly
+                                   # among the choices the policy did not pick (they are trained on like the rest)
 
 
 class Environment:
@@ -342,7 +344,10 @@ class Loop:
                 comps.append(uniform_picks(g, step_seed(cfg.seed, k, j)))
             elif chooser is not None:
                 # distinct options while they last: a group of one option has nothing to compare
-                kw = {"distinct": True} if "distinct" in inspect.signature(chooser.choose).parameters else {}
+                params = inspect.signature(chooser.choose).parameters
+                kw = {"distinct": True} if "distinct" in params else {}
+                if g.explore and "explore" in params:
+                    kw["explore"] = g.explore
                 comps.append(chooser.choose(g.prompt, list(g.choices), g.n, temperature=cfg.temperature,
                                             seed=step_seed(cfg.seed, k, j), prefill=g.prefill, stop=g.stop, **kw))
             else:
@@ -358,7 +363,8 @@ class Loop:
         for j, (g, cs, rs) in enumerate(zip(groups, comps, rows)):
             for c, r in zip(cs, rs):
                 r.sample = {"completion": c.text, "tokens": len(c.token_ids), "finish": c.finish_reason,
-                            "seed": step_seed(cfg.seed, k, j), "prefill": g.prefill, **(g.info or {})}
+                            "seed": step_seed(cfg.seed, k, j), "prefill": g.prefill, **(g.info or {}),
+                            **({"explored": True} if getattr(c, "explored", False) else {})}
         # Flat groups (every reward equal) carry no signal: they are left out of the update, and a step
         # with none left trains nothing and leaves the KL controller where it is.
         # (groups of picks made without the policy hold no tokens: nothing to train on)

@@ -96,6 +96,10 @@ def register(sub):
     p.add_argument("--option-memory", action="store_true",
                    help="do not offer a transformation again on a parent that drew it, nor below a parent where "
                    "it failed the flow (a per-design memory of outcomes, for every chooser); off by default")
+    p.add_argument("--explore", type=float, default=D["explore"], metavar="SHARE",
+                   help="share of each choice group the policy chooser draws uniformly among the options it did not "
+                   "pick (at least one answer when above 0, never the whole group): without it an option the "
+                   "model ranks low is never tried, earns nothing and is never trained up; default %(default)s")
     p.add_argument("--chooser", default=D["chooser"], choices=("policy", "random", "exhaustive"),
                    help="who picks among a parent's transformations: the policy (its own probabilities, trained "
                    "by the run), random (uniform over the same options) or exhaustive (every option of the "
@@ -139,6 +143,8 @@ def config_from_args(args) -> OptimizeConfig:
     for name in ("steps", "batch", "group", "max_tokens", "workers"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
+    if not 0 <= args.explore < 1:
+        raise ValueError("--explore must be a share in [0, 1)")
     # the edit adapter lost most of its spec -> RTL skill (its README), which --from-spec needs first
     adapter = args.adapter or ("default" if args.from_spec else OptimizeConfig.adapter)
     if args.adapter is None and (args.model != "default" or args.backend == "openai"):
@@ -158,7 +164,7 @@ def config_from_args(args) -> OptimizeConfig:
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
                           chooser=args.chooser, choice_group=args.choice_group,
-                          option_memory=args.option_memory,
+                          option_memory=args.option_memory, explore=args.explore,
                           pnr=args.pnr)
 
 

@@ -19,6 +19,7 @@ class Completion:
     logprobs: list = field(default_factory=list)           # per generated token, raw model (temperature 1)
     prompt_token_ids: list = field(default_factory=list)   # the templated prompt as the model saw it
     finish_reason: str = "length"                          # "stop" (EOS or stop string) | "length"
+    explored: bool = False                                 # a choice drawn uniformly, not by the model (choose)
 
 
 def as_messages(prompt) -> list:

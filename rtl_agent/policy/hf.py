@@ -224,24 +224,29 @@ class HFPolicy(TrainablePolicy):
     can_choose = True
 
     def choose(self, prompt, options, n=1, temperature=1.0, seed=None, prefill=None, stop=None,
-               distinct=False) -> list:
+               distinct=False, explore=0) -> list:
         """n answers among `options` (continuations of `prefill`), drawn from the model's own sequence
         probabilities of them, sharpened or flattened by `temperature`; token_ids are the option's tokens
         (and the stop string's, as a sampled answer would hold them), so the RL update scores them as usual.
         distinct: without replacement while options last (Gumbel top-k on the same probabilities): a sequence
         probability is so peaked that n draws are mostly one option, and a group of one option has nothing to
-        compare."""
+        compare.
+        explore (with distinct): the last `explore` of the n answers are drawn uniformly among the options the
+        model did not pick, so an option it ranks low is tried and can earn the reward that raises it."""
         base, comps, lps = self._option_logprobs(prompt, options, prefill, stop)
         scores = [float(lp.sum()) / max(float(temperature or 0), 1e-3) for lp in lps]
         rnd = random.Random(seed)
         if distinct:
             keys = [x - math.log(-math.log(rnd.random() or 1e-300)) for x in scores]
             order = sorted(range(len(options)), key=lambda i: -keys[i])
-            picks = order[:n] + rnd.choices(range(len(options)), weights=_softmax(scores), k=max(0, n - len(order)))
+            own = n - min(max(0, explore), n - 1, max(0, len(order) - n))
+            picks = order[:own] + rnd.sample(order[own:], n - own) if own < n else order[:n]
+            picks += rnd.choices(range(len(options)), weights=_softmax(scores), k=max(0, n - len(picks)))
         else:
-            picks = rnd.choices(range(len(options)), weights=_softmax(scores), k=n)
-        return [Completion((prefill or "") + options[i], list(comps[i]), lps[i].tolist(), list(base), "stop")
-                for i in picks]
+            own, picks = n, rnd.choices(range(len(options)), weights=_softmax(scores), k=n)
+        return [Completion((prefill or "") + options[i], list(comps[i]), lps[i].tolist(), list(base), "stop",
+                           explored=j >= own)
+                for j, i in enumerate(picks)]
 
     def choice_probs(self, prompt, options, prefill=None, stop=None) -> list:
         """The model's probability of each option (temperature 1, normalised over the options): what the RL

@@ -14,7 +14,7 @@ UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
                "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header",
                "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges", "transforms", "chooser", "refind_cap", "choice_group",
-               "option_memory")
+               "option_memory", "explore")
 
 
 _LOOP = LoopConfig()      # the loop's settings take the loop's defaults: written once
@@ -76,6 +76,8 @@ class OptimizeConfig:
                                       # reward again): re-finding a known design is not a new find
     option_memory: bool = False       # a transformation is not offered again on a parent that drew it, nor below a
                                       # parent where it failed the flow (a per-design memory of the options' outcomes)
+    explore: float = 0.0              # share of a choice group drawn uniformly among the options the policy did not
+                                      # pick: an option its prior ranks low is evaluated, so the update can raise it
     kinds_per_parent: int = 2         # kinds per parent and step; the parent's G samples are split among them
     bandit_c: float = 0.5             # UCB exploration weight, in reward units
     ranges: bool = True               # simulate the reference with value probes (eda/ranges.py) when the run opens:

@@ -124,7 +124,7 @@ class OptimizeEnv(Environment):
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
                 "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False, "transforms": "all",
                 "chooser": "policy", "refind_cap": None, "choice_group": 0,
-                "option_memory": False}
+                "option_memory": False, "explore": 0.0}
 
     def _eval(self, code: str) -> Report:
         return evaluate(self.job, {f"{self.task.top}.v": code})
@@ -281,7 +281,14 @@ class OptimizeEnv(Environment):
                       "target_line": None if target is None else target + 1,
                       **({"line_edit": True} if one_line else {}), **({"ban": list(ban)} if ban else {}),
                       **({"choices": list(choices)} if choices else {})},
-                     stop, ban, choices)
+                     stop, ban, choices, explore=self._explored(n, len(choices)))
+
+    def _explored(self, n: int, options: int) -> int:
+        """How many of a choice group's n draws are uniform (--explore): at least one when exploring, never the
+        whole group (the policy keeps its own top pick), none when the group holds every option anyway."""
+        if not self.cfg.explore or n < 2 or options <= n:
+            return 0
+        return min(n - 1, max(1, round(n * self.cfg.explore)))
 
     def remembered(self, sid) -> set:
         """With option_memory: the transformation labels not to offer on parent `sid` again: those drawn on it
