@@ -99,10 +99,12 @@ def committed_finds(pdk):
             yield r["design"], FINDS / f"{r['design']}.v", "library " + r["chain"].split(":")[0], r["best_ratio"]
 
 
-def find_rows(pdk, budget_s, wall_s):
+def find_rows(pdk, budget_s, wall_s, only=()):
     from designs import load_task
     t0 = time.monotonic()
     for design, path, kind, ratio in committed_finds(pdk):
+        if only and design not in only:
+            continue
         row = {"pdk": pdk, "design": design, "file": path.name, "kind": kind, "synth_ratio": round(ratio, 4),
                "routed_ratio": "", "holds": "", "why": ""}
         if time.monotonic() - t0 > budget_s:
@@ -200,10 +202,13 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     load0 = open("/proc/loadavg").read().split()[:3]
     pdks = a.pdks.split(",")
-    # rows of PDKs this run does not measure stay as the last run left them (a subset run per PDK adds up)
-    rows = [r for r in _load(OUT / "pnr_rtllm.csv") if r["pdk"] not in pdks]
-    finds = [f for f in _load(OUT / "pnr_finds.csv") if f["pdk"] not in pdks]
-    kept = sorted({r["pdk"] for r in rows + finds})
+    # rows this run does not measure (other PDKs, other designs) stay as the last run left them
+    only = {d for d in (a.designs or "").split(",") if d}
+    def stays(r):
+        return r["pdk"] not in pdks or bool(only) and r["design"] not in only
+    rows = [r for r in _load(OUT / "pnr_rtllm.csv") if stays(r)]
+    finds = [f for f in _load(OUT / "pnr_finds.csv") if stays(f)]
+    kept = sorted({r["pdk"] for r in rows + finds} - set(pdks)) + (["other designs"] if only else [])
     meta = {"openroad": OPENROAD.version(), "load at start (shared machine, 2 cores)": " ".join(load0),
             "budget": f"{a.budget_s:g} s of place and route per PDK for references (smallest first), "
                       f"{a.finds_budget_s:g} s per PDK for finds, {a.wall_s:g} s wall per design",
@@ -211,7 +216,7 @@ def main(argv=None) -> int:
             "flow": "utilization 0.4, aspect 1.0, 10 ns clock, clock tree where the design has a clock, one thread"}
     # the finds first: their references are RTLLM's too, so the reference pass then hits the cache
     for pdk in pdks:
-        for f in find_rows(pdk, a.finds_budget_s, a.wall_s):
+        for f in find_rows(pdk, a.finds_budget_s, a.wall_s, only):
             finds.append(f)
             write_rows(OUT / "pnr_finds.csv", [{k: f.get(k, "") for k in ("pdk", "design", "file", "kind",
                                                "synth_ratio", "routed_ratio", "holds", "ref_wl", "wl", "why")}

@@ -87,7 +87,7 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
         "power_w": float(pw.group(4)),
         "power_internal_w": float(pw.group(1)), "power_switching_w": float(pw.group(2)),
         "power_leakage_w": float(pw.group(3)),
-        "startpoint": crit["start"], "endpoint": crit["end"],
+        "startpoint": crit["start"], "endpoint": crit["end"], **({"launch_ns": crit["launch"]} if crit["launch"] else {}),
         "critical_path": ("Startpoint: " + crit["text"]).strip()[:2500],
     })
     unclocked, notes = setup.get("unclocked_pins"), []
@@ -115,8 +115,13 @@ def _setup(text: str) -> dict:
 
 
 def _path(block: str) -> dict:
+    """A path's delay is its arrival less its launch edge's time: a path launched by a negedge (or inverted
+    clock) flip-flop starts half a period in, and that wait is the clock's, not the logic's."""
     arr = re.search(r"^\s*(-?[\d.]+)\s+data arrival time", block, re.M)
+    edge = re.search(r"^\s*-?[\d.]+\s+(-?[\d.]+)\s+clock \S+ \((?:rise|fall) edge\)", block, re.M)
     slack = re.search(r"^\s*(-?[\d.]+)\s+slack\s+\((MET|VIOLATED)\)", block, re.M)
     ep = re.search(r"Endpoint:\s*(\S+)", block)
-    return {"arrival": float(arr.group(1)) if arr else None, "slack": float(slack.group(1)) if slack else None,
+    launch = float(edge.group(1)) if edge and arr and edge.start() < arr.start() else 0.0
+    return {"arrival": round(float(arr.group(1)) - launch, 6) if arr else None, "launch": launch,
+            "slack": float(slack.group(1)) if slack else None,
             "start": block.split()[0] if block.split() else None, "end": ep.group(1) if ep else None, "text": block}
