@@ -181,7 +181,7 @@ def _load(path: Path) -> list:
         if v in ("True", "False"):
             return v == "True"
         try:
-            return float(v) if v != "" else v
+            return v if v == "" else int(v) if v.lstrip("-").isdigit() else float(v)
         except ValueError:
             return v
     try:
@@ -218,6 +218,7 @@ def main(argv=None) -> int:
     for pdk in pdks:
         for f in find_rows(pdk, a.finds_budget_s, a.wall_s, only):
             finds.append(f)
+            finds.sort(key=lambda x: (x["pdk"], x["kind"].startswith("library"), x["design"]))
             write_rows(OUT / "pnr_finds.csv", [{k: f.get(k, "") for k in ("pdk", "design", "file", "kind",
                                                "synth_ratio", "routed_ratio", "holds", "ref_wl", "wl", "why")}
                                               for f in finds])
@@ -225,6 +226,8 @@ def main(argv=None) -> int:
     for pdk in pdks:
         for r in reference_rows(pdk, a.budget_s, a.wall_s, a.designs):
             rows.append(r)
+            # a subset run's rows go back where a full run puts them: per PDK, smallest design first
+            rows.sort(key=lambda x: (x["pdk"], x["cells"] if x["cells"] != "" else 10**9, x["design"]))
             write_rows(OUT / "pnr_rtllm.csv", rows)
             report(rows, finds, meta)
     meta["load at end"] = " ".join(open("/proc/loadavg").read().split()[:3])
