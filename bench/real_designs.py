@@ -101,7 +101,12 @@ def job_args(folder, top_file, top, params) -> list:
     return [*map(str, files), "--top", top, *(a for k, v in params.items() for a in ("-P", f"{k}={v}"))]
 
 
-def jobs(label, folder, top_file, top, params, steps, wall_s, actions="") -> dict:
+# cover without its model phase: every simulation of the default budget is constrained random, then the formal
+# phase: the model's stimulus costs minutes a step at these designs' 4600-token prompts on 2 cores
+COVER_NO_MODEL = ["--budget", "16", "--random-budget", "16", "--patience", "16"]
+
+
+def jobs(label, folder, top_file, top, params, steps, wall_s, actions="", cover_model=True) -> dict:
     """optimize and cover on one design from its files, each in its own run folder (resumed if there)."""
     import subprocess
     row = {"design": label}
@@ -112,9 +117,10 @@ def jobs(label, folder, top_file, top, params, steps, wall_s, actions="") -> dic
     base = Path(__file__).resolve().parent.parent / "runs" / "bench" / "real_designs"
     slug = "".join(c if c.isalnum() else "_" for c in label)
     opt = ["--steps", str(steps), "--no-pnr", *(["--actions", actions] if actions else [])]
-    for job, extra in (("optimize", opt), ("cover", [])):
-        out = base / f"{slug}-{job}" if job == "cover" or not actions else \
-            base / f"{slug}-optimize-{''.join(c if c.isalnum() else '_' for c in actions)}"
+    for job, extra in (("optimize", opt), ("cover", [] if cover_model else COVER_NO_MODEL)):
+        tag = ("-" + "".join(c if c.isalnum() else "_" for c in actions) if job == "optimize" and actions else
+               "-no_model" if job == "cover" and not cover_model else "")
+        out = base / f"{slug}-{job}{tag}"
         cmd = [sys.executable, "-m", "rtl_agent.cli", job, *args, "--out", str(out), *extra]
         if any(out.glob("*.sqlite")):
             cmd.append("--resume")
@@ -146,12 +152,12 @@ def cover_result(out: Path) -> str:
     return f"{'target met' if s.get('met') else 'target not met'} ({got}; {s.get('simulations')} simulations)"
 
 
-def jobs_report(rows, load0, load1, wall, steps, actions="") -> str:
+def jobs_report(rows, load0, load1, wall, steps, actions="", cover_model=True) -> str:
     body = [header("Real designs: optimize and cover from their files (issue 49)", {
         "machine load (1/5/15 min) before": load0, "after": load1, "wall time": f"{wall:.0f} s"}), "",
             f"`rtl-agent optimize FILES --top T [-P ...] --steps {steps} --no-pnr --quiet"
             f"{' --actions ' + actions if actions else ''}` and `rtl-agent cover FILES "
-            "--top T [-P ...]` with default settings otherwise (no task folder, no testbench: candidates are judged by "
+            f"--top T [-P ...]{'' if cover_model else ' ' + ' '.join(COVER_NO_MODEL)}` with default settings otherwise (no task folder, no testbench: candidates are judged by "
             "equivalence to the given design, with a random testbench recorded from it as a screen).", ""]
     table = [[r["design"], r.get("optimize", "-"), fmt(r.get("optimize_s")), r.get("cover", "-"), fmt(r.get("cover_s"))]
              for r in rows]
@@ -207,6 +213,8 @@ def main():
     ap.add_argument("--jobs", action="store_true", help="run optimize and cover on each design instead")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--job-wall-s", type=int, default=900)
+    ap.add_argument("--no-cover-model", action="store_true", help="cover: random and formal only, "
+                    "every simulation of the budget random (" + " ".join(COVER_NO_MODEL) + ")")
     ap.add_argument("--actions", default="", help="optimize --actions of the jobs (default: optimize's own); "
                     "e.g. transform: only the policy's choices among the verified transformations")
     a = ap.parse_args()
@@ -215,11 +223,12 @@ def main():
     if a.jobs:
         for d in pick:
             print(f"{d[0]} ...", flush=True)
-            rows.append(jobs(*d, a.steps, a.job_wall_s, a.actions))
+            rows.append(jobs(*d, a.steps, a.job_wall_s, a.actions, not a.no_cover_model))
             Path(str(OUT / "real_designs_jobs") + ".json").write_text(json.dumps(rows, indent=1))
             load1 = open("/proc/loadavg").read().split()[:3]
             write_with_reading(OUT / "real_designs_jobs.md", jobs_report(rows, " ".join(load0), " ".join(load1),
-                                                                          time.monotonic() - t0, a.steps, a.actions))
+                                                                          time.monotonic() - t0, a.steps, a.actions,
+                                                                          not a.no_cover_model))
         return
     for d in pick:
         print(f"{d[0]} ...", flush=True)
