@@ -151,7 +151,12 @@ def optimize_result(out: Path) -> str:
 def cover_result(out: Path) -> str:
     s = json.loads((out / "summary.json").read_text())
     got = ", ".join(f"{k} {v['covered']}/{v['total']}" for k, v in s.get("coverage", {}).items())
-    return f"{'target met' if s.get('met') else 'target not met'} ({got}; {s.get('simulations')} simulations)"
+    reach = ", ".join(f"{k} {v['pct']:g}%" for k, v in (s.get("coverage_reachable") or {}).items() if v.get("pct") is not None)
+    f = (s.get("formal") or {}).get("counts") or {}
+    formal = (f"; formal: {f.get('witness', 0)} witnessed, {f.get('unreachable', 0)} proven unreachable, "
+              f"{f.get('undecided', 0)} undecided; of reachable points {reach}"
+              f"{' (met)' if s.get('met_reachable') else ''}") if f else ""
+    return f"{'target met' if s.get('met') else 'target not met'} ({got}; {s.get('simulations')} simulations{formal})"
 
 
 def jobs_report(rows, load0, load1, wall, steps, actions="", cover_model=True) -> str:
