@@ -136,8 +136,15 @@ def jobs(label, folder, top_file, top, params, steps, wall_s, actions="", cover_
         # cover exits 1 when the target is not met: a result, in its summary.json
         done = rc == 0 or job == "cover" and rc == 1 and (out / "summary.json").exists()
         row[job] = (optimize_result(out) if job == "optimize" else cover_result(out)) if done else f"rc {rc}: {tail[0][:200]}"
+        if rc == "timeout" and job == "optimize" and (out / "best.json").exists():
+            row[job] = f"{tail[0]} after step {steps_done(out)} of {steps}; best so far {optimize_result(out)}"
         print(f"  {job}: {row[job]} ({row[f'{job}_s']} s)", flush=True)
     return row
+
+
+def steps_done(out: Path) -> int:
+    lines = (out / "events.jsonl").read_text().splitlines() if (out / "events.jsonl").exists() else []
+    return max((json.loads(x).get("step") or 0 for x in lines if '"kind": "step"' in x), default=0)
 
 
 def optimize_result(out: Path) -> str:
