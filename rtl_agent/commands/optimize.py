@@ -33,6 +33,29 @@ EXAMPLES = """examples:
 """
 
 
+def add_choice_args(p):
+    """How the transform action's choices are offered and drawn."""
+    p.add_argument("--transforms", default=D["transforms"], metavar="KINDS",
+                   help="transformation kinds the transform action offers: all, or a comma list of "
+                   "rtl_agent/transforms kinds (narrow, cond_arith, share, recognise, ...); default %(default)s")
+    p.add_argument("--choice-group", type=int, default=D["choice_group"],
+                   help="answers per parent of a choice-style kind (transform, narrow): the policy scores the listed "
+                   "options in one forward pass, so a large group costs little sampling (each distinct design is "
+                   "still one flow run); 0 gives them their share of --group; default %(default)s")
+    p.add_argument("--option-memory", action="store_true",
+                   help="do not offer a transformation again on a parent that drew it, nor below a parent where "
+                   "it failed the flow (a per-design memory of outcomes, for every chooser); off by default")
+    p.add_argument("--explore", type=float, default=D["explore"], metavar="SHARE",
+                   help="share of each choice group the policy chooser draws uniformly among the options it did not "
+                   "pick (at least one answer when above 0, never the whole group): without it an option the "
+                   "model ranks low is never tried, earns nothing and is never trained up; default %(default)s")
+    p.add_argument("--chooser", default=D["chooser"], choices=("policy", "random", "exhaustive"),
+                   help="who picks among a parent's transformations: the policy (its own probabilities, trained "
+                   "by the run), random (uniform over the same options) or exhaustive (every option of the "
+                   "parent once; small designs): the baselines at equal evaluations. random/exhaustive imply "
+                   "--no-train; default %(default)s")
+
+
 def register(sub):
     p = sub.add_parser("optimize", help="test-time RL on one design: keep the best verified PPA",
                        description=DESCRIPTION, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -86,25 +109,7 @@ def register(sub):
                    "among the verified transformations of rtl_agent/transforms, offered where one applies; tried "
                    "first), a comma list of them (narrow: the old width-only choice), or legacy (only the --edit "
                    "action); default %(default)s")
-    p.add_argument("--transforms", default=D["transforms"], metavar="KINDS",
-                   help="transformation kinds the transform action offers: all, or a comma list of "
-                   "rtl_agent/transforms kinds (narrow, cond_arith, share, recognise, ...); default %(default)s")
-    p.add_argument("--choice-group", type=int, default=D["choice_group"],
-                   help="answers per parent of a choice-style kind (transform, narrow): the policy scores the listed "
-                   "options in one forward pass, so a large group costs little sampling (each distinct design is "
-                   "still one flow run); 0 gives them their share of --group; default %(default)s")
-    p.add_argument("--option-memory", action="store_true",
-                   help="do not offer a transformation again on a parent that drew it, nor below a parent where "
-                   "it failed the flow (a per-design memory of outcomes, for every chooser); off by default")
-    p.add_argument("--explore", type=float, default=D["explore"], metavar="SHARE",
-                   help="share of each choice group the policy chooser draws uniformly among the options it did not "
-                   "pick (at least one answer when above 0, never the whole group): without it an option the "
-                   "model ranks low is never tried, earns nothing and is never trained up; default %(default)s")
-    p.add_argument("--chooser", default=D["chooser"], choices=("policy", "random", "exhaustive"),
-                   help="who picks among a parent's transformations: the policy (its own probabilities, trained "
-                   "by the run), random (uniform over the same options) or exhaustive (every option of the "
-                   "parent once; small designs): the baselines at equal evaluations. random/exhaustive imply "
-                   "--no-train; default %(default)s")
+    add_choice_args(p)
     p.add_argument("--kinds-per-parent", type=int, default=D["kinds_per_parent"],
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
