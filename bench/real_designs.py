@@ -106,6 +106,26 @@ def job_args(folder, top_file, top, params) -> list:
 COVER_NO_MODEL = ["--budget", "16", "--random-budget", "16", "--patience", "16"]
 
 
+def job_folder(label, job, actions, cover_model) -> Path:
+    base = Path(__file__).resolve().parent.parent / "runs" / "bench" / "real_designs"
+    slug = "".join(c if c.isalnum() else "_" for c in label)
+    tag = ("-" + "".join(c if c.isalnum() else "_" for c in actions) if job == "optimize" and actions else
+           "-no_model" if job == "cover" and not cover_model else "")
+    return base / f"{slug}-{job}{tag}"
+
+
+def reread(row, steps, actions, cover_model) -> dict:
+    """A row of an earlier --jobs pass with its results read again from its run folders (nothing is run)."""
+    out = dict(row)
+    for job in ("optimize", "cover"):
+        f, was = job_folder(row["design"], job, actions, cover_model), str(row.get(job, ""))
+        if was.startswith("rc timeout") and job == "optimize" and (f / "best.json").exists():
+            out[job] = f"{was[len('rc timeout: '):]} after step {steps_done(f)} of {steps}; best so far {optimize_result(f)}"
+        elif not was.startswith(("rc ", "input error", "-")) and was:
+            out[job] = optimize_result(f) if job == "optimize" else cover_result(f)
+    return out
+
+
 def jobs(label, folder, top_file, top, params, steps, wall_s, actions="", cover_model=True) -> dict:
     """optimize and cover on one design from its files, each in its own run folder (resumed if there)."""
     import subprocess
@@ -114,13 +134,9 @@ def jobs(label, folder, top_file, top, params, steps, wall_s, actions="", cover_
         args = job_args(folder, top_file, top, params)
     except (DesignInputError, OSError, ValueError) as e:
         return {**row, "optimize": f"input error: {e}", "cover": "-"}
-    base = Path(__file__).resolve().parent.parent / "runs" / "bench" / "real_designs"
-    slug = "".join(c if c.isalnum() else "_" for c in label)
     opt = ["--steps", str(steps), "--no-pnr", *(["--actions", actions] if actions else [])]
     for job, extra in (("optimize", opt), ("cover", [] if cover_model else COVER_NO_MODEL)):
-        tag = ("-" + "".join(c if c.isalnum() else "_" for c in actions) if job == "optimize" and actions else
-               "-no_model" if job == "cover" and not cover_model else "")
-        out = base / f"{slug}-{job}{tag}"
+        out = job_folder(label, job, actions, cover_model)
         cmd = [sys.executable, "-m", "rtl_agent.cli", job, *args, "--out", str(out), *extra]
         if any(out.glob("*.sqlite")):
             cmd.append("--resume")
@@ -227,6 +243,9 @@ def main():
     ap.add_argument("--jobs", action="store_true", help="run optimize and cover on each design instead")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--job-wall-s", type=int, default=900)
+    ap.add_argument("--report-only", default="", metavar="LOAD",
+                    help="with --jobs: rewrite the report from the last pass's rows and run folders; LOAD is that "
+                    "pass's machine load, for the header")
     ap.add_argument("--no-cover-model", action="store_true", help="cover: random and formal only, "
                     "every simulation of the budget random (" + " ".join(COVER_NO_MODEL) + ")")
     ap.add_argument("--actions", default="", help="optimize --actions of the jobs (default: optimize's own); "
@@ -234,6 +253,14 @@ def main():
     a = ap.parse_args()
     pick = [d for d in DESIGNS if not a.only or any(d[0].startswith(o) for o in a.only.split(","))]
     load0, t0, rows = open("/proc/loadavg").read().split()[:3], time.monotonic(), []
+    if a.jobs and a.report_only:         # the last pass's rows, results read again from their folders
+        rows = [reread(r, a.steps, a.actions, not a.no_cover_model)
+                for r in json.loads((OUT / "real_designs_jobs.json").read_text())]
+        Path(str(OUT / "real_designs_jobs") + ".json").write_text(json.dumps(rows, indent=1))
+        wall = sum(r.get("optimize_s") or 0 for r in rows) + sum(r.get("cover_s") or 0 for r in rows)
+        write_with_reading(OUT / "real_designs_jobs.md", jobs_report(rows, a.report_only, "(report rewritten)", wall,
+                                                                      a.steps, a.actions, not a.no_cover_model))
+        return
     if a.jobs:
         for d in pick:
             print(f"{d[0]} ...", flush=True)
