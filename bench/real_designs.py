@@ -119,8 +119,9 @@ def reread(row, steps, actions, cover_model) -> dict:
     out = dict(row)
     for job in ("optimize", "cover"):
         f, was = job_folder(row["design"], job, actions, cover_model), str(row.get(job, ""))
-        if was.startswith("rc timeout") and job == "optimize" and (f / "best.json").exists():
-            out[job] = f"{was[len('rc timeout: '):]} after step {steps_done(f)} of {steps}; best so far {optimize_result(f)}"
+        if was.startswith(("rc timeout", "stopped after")) and job == "optimize" and (f / "best.json").exists():
+            stop = was.removeprefix("rc timeout: ").split(" after step")[0]
+            out[job] = f"{stop} after step {steps_done(f)} of {steps}; best so far {optimize_result(f)}"
         elif not was.startswith(("rc ", "input error", "-")) and was:
             out[job] = optimize_result(f) if job == "optimize" else cover_result(f)
     return out
@@ -174,6 +175,8 @@ def optimize_result(out: Path) -> str:
 def cover_result(out: Path) -> str:
     s = json.loads((out / "summary.json").read_text())
     got = ", ".join(f"{k} {v['covered']}/{v['total']}" for k, v in s.get("coverage", {}).items())
+    if not any(v["total"] for v in s.get("coverage", {}).values()) and s.get("why_uncovered"):
+        return f"no coverage: {s['why_uncovered']}"
     reach = ", ".join(f"{k} {v['pct']:g}%" for k, v in (s.get("coverage_reachable") or {}).items() if v.get("pct") is not None)
     f = (s.get("formal") or {}).get("counts") or {}
     formal = (f"; formal: {f.get('witness', 0)} witnessed, {f.get('unreachable', 0)} proven unreachable, "
@@ -191,7 +194,7 @@ def jobs_report(rows, load0, load1, wall, steps, actions="", cover_model=True) -
             "equivalence to the given design, with a random testbench recorded from it as a screen).", ""]
     table = [[r["design"], r.get("optimize", "-"), fmt(r.get("optimize_s")), r.get("cover", "-"), fmt(r.get("cover_s"))]
              for r in rows]
-    body.append(md_table(pd.DataFrame(table, columns=["design", "optimize", "s", "cover", "s"])))
+    body.append(md_table(pd.DataFrame(table, columns=["design", "optimize", "optimize s", "cover", "cover s"])))
     return "\n".join(body) + "\n"
 
 
