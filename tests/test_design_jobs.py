@@ -41,3 +41,14 @@ def test_cover_a_design_file(tmp_path):
     assert r.returncode in (0, 1), r.stderr[-2000:]        # 1: target not met, still a finished run
     summ = json.loads((out / "summary.json").read_text())
     assert summ["coverage"]["line"]["covered"] > 0
+
+
+def test_cover_stops_on_a_design_that_does_not_build(tmp_path):
+    # Verilator refuses a zero replication outside a concatenation (the corpus's axil_adapter): cover used to run
+    # its whole budget and report "no stimulus ran to completion"
+    (tmp_path / "zrep.v").write_text("module zrep(input clk, input [3:0] a, output reg [3:0] y);\n"
+                                     "  always @(posedge clk) y <= a + {0{a}};\nendmodule\n")
+    r = _cli(["cover", str(tmp_path / "zrep.v"), "--top", "zrep", "--budget", "2", "--random-budget", "2",
+              "--no-formal", "--out", str(tmp_path / "cov")], tmp_path)
+    assert r.returncode == 2 and "does not build under Verilator" in r.stderr, (r.returncode, r.stderr[-1500:])
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1

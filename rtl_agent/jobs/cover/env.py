@@ -112,6 +112,10 @@ class CoverEnv(Environment):
         t, text = self.task, random_text(self.task, self.cfg, self.sources)
         args = [[f"+seed={self.cfg.seed * 1000 + k}"] for k in range(self.cfg.budget)]
         res = cov.coverage_runs(self.sources, t.top, text, args, limits=_limits(self.cfg), clock=t.clock, fsms=self.fsms)
+        if res and all(r.status == "error" for r in res):
+            # the generated testbench builds on any design that compiles: the design itself does not
+            first = next((x.strip() for r in res for x in r.log.splitlines() if "rror" in x), res[0].log.strip()[:200])
+            raise ValueError(f"{t.top} does not build under Verilator, so nothing can be covered: {first[:240]}")
         keep = plateau(res[:n], self.cfg.patience)
         if met(cov.merge(res[:keep]), self.cfg.target):
             keep = len(res)      # no model will run: the budget it would have used goes to random
