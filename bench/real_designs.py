@@ -120,8 +120,7 @@ def reread(row, steps, actions, cover_model) -> dict:
     for job in ("optimize", "cover"):
         f, was = job_folder(row["design"], job, actions, cover_model), str(row.get(job, ""))
         if was.startswith(("rc timeout", "stopped after")) and job == "optimize" and (f / "best.json").exists():
-            stop = was.removeprefix("rc timeout: ").split(" after step")[0]
-            out[job] = f"{stop} after step {steps_done(f)} of {steps}; best so far {optimize_result(f)}"
+            out[job] = stopped_result(was.removeprefix("rc timeout: ").split(" after step")[0], f, steps)
         elif not was.startswith(("rc ", "input error", "-")) and was:
             out[job] = optimize_result(f) if job == "optimize" else cover_result(f)
     return out
@@ -154,14 +153,16 @@ def jobs(label, folder, top_file, top, params, steps, wall_s, actions="", cover_
         done = rc == 0 or job == "cover" and rc == 1 and (out / "summary.json").exists()
         row[job] = (optimize_result(out) if job == "optimize" else cover_result(out)) if done else f"rc {rc}: {tail[0][:200]}"
         if rc == "timeout" and job == "optimize" and (out / "best.json").exists():
-            row[job] = f"{tail[0]} after step {steps_done(out)} of {steps}; best so far {optimize_result(out)}"
+            row[job] = stopped_result(tail[0], out, steps)
         print(f"  {job}: {row[job]} ({row[f'{job}_s']} s)", flush=True)
     return row
 
 
-def steps_done(out: Path) -> int:
+def stopped_result(stop: str, out: Path, steps: int) -> str:
+    """An optimize run its wall limit stopped: how far it got and its best design so far."""
     lines = (out / "events.jsonl").read_text().splitlines() if (out / "events.jsonl").exists() else []
-    return max((json.loads(x).get("step") or 0 for x in lines if '"kind": "step"' in x), default=0)
+    done = max((json.loads(x).get("step") or 0 for x in lines if '"kind": "step"' in x), default=0)
+    return f"{stop} after step {done} of {steps}; best so far {optimize_result(out)}"
 
 
 def optimize_result(out: Path) -> str:

@@ -240,7 +240,7 @@ class HFPolicy(TrainablePolicy):
             keys = [x - math.log(-math.log(rnd.random() or 1e-300)) for x in scores]
             order = sorted(range(len(options)), key=lambda i: -keys[i])
             own = n - min(max(0, explore), n - 1, max(0, len(order) - n))
-            picks = order[:own] + rnd.sample(order[own:], n - own) if own < n else order[:n]
+            picks = order[:own] + rnd.sample(order[own:], n - own)
             picks += rnd.choices(range(len(options)), weights=_softmax(scores), k=max(0, n - len(picks)))
         else:
             own, picks = n, rnd.choices(range(len(options)), weights=_softmax(scores), k=n)
