@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench.common import header, write_with_reading
@@ -229,17 +230,27 @@ def main(argv=None):
                     help="synthesize each find on the other PDK too: does it hold there (kept in the run folder)")
     ap.add_argument("--report-only", action="store_true", help="rebuild the report from the run folders")
     ap.add_argument("--lock", default="", help="a lock file each run holds (flock), e.g. /tmp/rtl-heavy.lock")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="runs at once (each its own process; set OMP_NUM_THREADS=1 so N jobs use N cores)")
+    ap.add_argument("--runs", default="", help="the run folders' parent (default runs/bench/transform_search; "
+                    "a fresh one, with a fresh RTL_AGENT_CACHE, measures the wall time from cold)")
     args = ap.parse_args(argv)
     modes = args.modes.split(",")
-    base = ROOT / "runs" / "bench" / "transform_search"
+    base = Path(args.runs) if args.runs else ROOT / "runs" / "bench" / "transform_search"
     base.mkdir(parents=True, exist_ok=True)
-    rows, t0 = [], time.time()
-    for d, args.seed in ((d, int(x)) for x in args.seeds.split(",") for d in designs(args.designs)):
-        for m in modes:
-            out = run_dir(base, d, m, args)
-            row = {"design": d, "mode": m, "seed": args.seed,
-                   **read_run(out, args.budget, d if args.cross_pdk else None)} if args.report_only \
-                else run_one(d, m, args, base)
+    t0 = time.time()
+    todo = [(d, int(x), m) for x in args.seeds.split(",") for d in designs(args.designs) for m in modes]
+
+    def one(job):
+        d, seed, m = job
+        a = argparse.Namespace(**{**vars(args), "seed": seed})
+        out = run_dir(base, d, m, a)
+        return {"design": d, "mode": m, "seed": seed, **read_run(out, a.budget, d if a.cross_pdk else None)} \
+            if a.report_only else run_one(d, m, a, base)
+
+    rows = []
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:      # the work is in child processes: threads suffice
+        for row in pool.map(one, todo):                      # in order, so a partial report reads as before
             rows.append(row)
             print(json.dumps(row), flush=True)
             write(rows, args.out_name, args.budget, modes, time.time() - t0)
