@@ -99,9 +99,18 @@ def read_run(out: Path, budget: int, cross_task: str | None = None) -> dict:
         r = (c["payload"] or {}).get("ratio")
         ratios.append(float(r) if c["status"] == "pass" and r else 0.0)
     first = next((i + 1 for i, x in enumerate(ratios) if round(x, 4) > round(floor, 4)), None)
+    # per step: the share of samples that are a new proven design above the noise floor (a design found again
+    # earns at most 0: optimize's refind cap)
+    steps = {}
+    for c in cands:
+        r = (c["payload"] or {}).get("ratio")
+        hit = c["status"] == "pass" and bool(r) and round(float(r), 4) > round(floor, 4) and c["reward"] > 0
+        steps.setdefault(c["step"], []).append(hit)
+    rate = [round(sum(v) / len(v), 4) for _, v in sorted(steps.items())]
     return {**learning(out), "samples": len(cands), "evaluations": len(ratios),
             "best_ratio": round(max([1.0] + ratios), 4), "area_delay_ratio": round(ad, 4) if ad else None, f"best_at_{budget}": round(max([1.0] + ratios[:budget]), 4),
             "noise_floor": round(floor, 4), "above_noise": bool(best.get("above_noise")), "first_find_eval": first,
+            "first_find_or_cap": first or len(cands) + 1, "find_rate_by_step": rate,
             "valid": sum(1 for x in ratios if x > 0), **other_pdk(out, best, cross_task),
             "chain": " > ".join(best.get("chain") or []) if best.get("source") != "reference" else ""}
 
@@ -151,19 +160,40 @@ def learning(out: Path) -> dict:
             "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
 
 
-def paired(rows: list, a: str, b: str, key: str, n_boot: int = 2000) -> dict | None:
-    """Mode a minus mode b on `key` (log of a ratio), paired by design and seed, with a bootstrap 95% CI."""
+def paired(rows: list, a: str, b: str, key: str, n_boot: int = 2000, log: bool = True) -> dict | None:
+    """Mode a minus mode b on `key` (the log of a ratio, or the value itself with log=False), paired by design
+    and seed, with a bootstrap 95% CI."""
     import math
     import random
+    f = math.log if log else float
     by = {(r["design"], r["seed"], r["mode"]): r for r in rows if r.get(key) is not None}
-    diffs = [math.log(by[(d, s, a)][key]) - math.log(by[(d, s, b)][key])
-             for (d, s, m) in by if m == a and (d, s, b) in by]
+    diffs = [f(by[(d, s, a)][key]) - f(by[(d, s, b)][key]) for (d, s, m) in by if m == a and (d, s, b) in by]
     if not diffs:
         return None
     rnd = random.Random(0)
     means = sorted(sum(rnd.choice(diffs) for _ in diffs) / len(diffs) for _ in range(n_boot))
     return {"pairs": len(diffs), "mean": sum(diffs) / len(diffs), "lo": means[int(0.025 * n_boot)],
             "hi": means[int(0.975 * n_boot) - 1]}
+
+
+def by_step(rows: list, modes: list) -> list:
+    """Find rate per sample by step, the mean over each mode's runs, and TTT - frozen per step paired."""
+    out = []
+    for m in modes:
+        rates = [r["find_rate_by_step"] for r in rows if r["mode"] == m and r.get("find_rate_by_step")]
+        if rates:
+            n = max(len(x) for x in rates)
+            out.append(f"- {m}: find rate per sample by step " + ", ".join(
+                f"{sum(x[k] for x in rates if len(x) > k) / sum(1 for x in rates if len(x) > k):.3f}" for k in range(n))
+                + f" (over {len(rates)} runs)")
+    if "ttt" in modes and "frozen" in modes:
+        for k in range(max((len(r.get("find_rate_by_step") or ()) for r in rows), default=0)):
+            got = paired([{**r, "_k": r["find_rate_by_step"][k]} for r in rows
+                          if len(r.get("find_rate_by_step") or ()) > k], "ttt", "frozen", "_k", log=False)
+            if got:
+                out.append(f"  - step {k + 1}, ttt - frozen: {got['mean']:+.3f}, 95% CI [{got['lo']:+.3f}, "
+                           f"{got['hi']:+.3f}] over {got['pairs']} pairs")
+    return out
 
 
 def write(rows: list, name: str, budget: int, modes: list, wall: float):
@@ -204,6 +234,13 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
         if got and a in modes and b in modes:
             lines.append(f"- {a} - {b}, log best_at_{budget}, paired by design and seed: mean {got['mean']:+.3f}, "
                          f"95% CI [{got['lo']:+.3f}, {got['hi']:+.3f}] over {got['pairs']} pairs")
+    for a, b in (("frozen", "ttt"), ("random", "ttt"), ("random", "frozen")):
+        got = paired(rows, a, b, "first_find_or_cap", log=False)
+        if got and a in modes and b in modes:
+            lines.append(f"- evaluations to the first find, {a} - {b} (positive: {b} finds earlier; no find counts as "
+                         f"samples + 1): mean {got['mean']:+.2f}, 95% CI [{got['lo']:+.2f}, {got['hi']:+.2f}] over "
+                         f"{got['pairs']} pairs")
+    lines += by_step(rows, modes)
     lines += ["", "| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
     lines += ["| " + " | ".join(str(r.get(k, "")) for k in keys) + " |" for r in rows]
     write_with_reading(res / f"{name}.md", "\n".join(lines) + "\n")

@@ -126,6 +126,12 @@ def test_loop_outputs_and_best_never_worse(full_run):
     assert "noise floor" in log and "kinds tried" in log.replace("\n", " ") or "from a " in log.replace("\n", " ")
     kinds = {r["kind"] for r in rows[1:]}
     assert kinds <= {"transform", "spec", "rewrite", "diff", "decl", "line"} and len(kinds) >= 2    # 2 kinds per step
+    # the last word on training counts the groups of both steps, and names why the untrained ones were not
+    ms = [s["stats"]["metrics"] for s in steps[1:]]
+    flat, groups = sum(m["flat_groups"] for m in ms), sum(m["groups"] for m in ms)
+    line = " ".join(log.split())
+    assert groups >= 2 and f"test-time training: {groups - flat} of {groups} groups trained" in line, line
+    assert (flat == 0) == ("(not: " not in line)
 
 
 @pytest.mark.slow

@@ -182,6 +182,7 @@ def run(args) -> int:
     from rich.console import Console
 
     from rtl_agent.jobs.optimize import make_loop, summary as summarize
+    from rtl_agent.jobs.optimize.report import training_line
     from rtl_agent.jobs.optimize.view import LiveView
     cfg = config_from_args(args)
     console = Console()
@@ -200,6 +201,8 @@ def run(args) -> int:
                   f"{summary['steps']} steps; pool {summary['pool_size']}")
     console.print(f"run folder {summary['dir']}: best.v, best.json, candidates.csv, report.html")
     best_v = f"{summary['dir']}/best.v"
+    if summary.get("training"):
+        console.print(training_line(summary["training"], cfg.train))
     console.print(find_line(summary, best_v))
     return 0
 

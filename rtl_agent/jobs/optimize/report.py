@@ -74,17 +74,47 @@ def _f(x, spec=".4g"):
     return "-" if x is None else (format(x, spec) if isinstance(x, (int, float)) else html.escape(str(x)))
 
 
-def _trained(m: dict) -> str:
+def trained_text(m: dict) -> str:
+    """'trained/groups (why the others did not)' for one step's metrics."""
     if m.get("groups") is None:
         return ""
     why = ", ".join(f"{n} {w}" for w, n in (m.get("skipped") or {}).items())
     return f"{m.get('trained_groups')}/{m['groups']}" + (f" ({why})" if why else "")
 
 
-def _drift(d) -> str:
+def drift_text(d) -> str:
     """One line per trained choice group; 'unmoved' where the update left its probabilities as they were."""
     return "; ".join(("unmoved" if g["tv"] < 1e-4 else f"TV {g['tv']:.3f}") +
                      f", {g['p_rewarded_before']:.2f} -> {g['p_rewarded_after']:.2f}" for g in d or ())
+
+
+def training_summary(steps: list) -> dict:
+    """Over a run's steps: groups sampled and trained, why the others were not, and over the trained choice
+    groups the mean probability of the options that earned more than their group's mean, before and after."""
+    ms = [s["stats"].get("metrics", {}) for s in steps]
+    why = {}
+    for m in ms:
+        for w, n in (m.get("skipped") or {}).items():
+            why[w] = why.get(w, 0) + n
+    drift = [g for m in ms for g in m.get("choice_drift") or ()]
+    mean = (lambda k: round(sum(g[k] for g in drift) / len(drift), 4)) if drift else (lambda k: None)
+    return {"groups": sum(m.get("groups") or 0 for m in ms), "trained": sum(m.get("trained_groups") or 0 for m in ms),
+            "skipped": why, "choice_groups": len(drift), "raised": sum(g["p_rewarded_after"] > g["p_rewarded_before"]
+                                                                       for g in drift),
+            "p_rewarded_before": mean("p_rewarded_before"), "p_rewarded_after": mean("p_rewarded_after"),
+            "tv": mean("tv")}
+
+
+def training_line(t: dict, train: bool) -> str:
+    if not train:
+        return "test-time training: off (--no-train): a frozen policy searched"
+    why = ", ".join(f"{n} {w}" for w, n in t["skipped"].items())
+    out = f"test-time training: {t['trained']} of {t['groups']} groups trained" + (f" (not: {why})" if why else "")
+    if t["choice_groups"]:
+        out += (f"; the update raised the probability of the options that earned reward in {t['raised']} of "
+                f"{t['choice_groups']} trained choice groups, {t['p_rewarded_before']:.2f} -> "
+                f"{t['p_rewarded_after']:.2f} on average (total variation {t['tv']:.3f} a step)")
+    return out
 
 
 def _routed_html(r: dict | None) -> str:
@@ -108,7 +138,7 @@ def render_html(steps, cands, decisions, best, config, routed: dict | None = Non
         rows.append("<tr>" + "".join(f"<td>{_f(v)}</td>" for v in (
             s["step"], m.get("n"), m.get("valid_rate"), m.get("distinct"), m.get("reward_mean"), m.get("reward_max"),
             m.get("best_ratio"), m.get("eps"), m.get("beta"), m.get("ref_kl"), m.get("ess_frac"), m.get("pool_size"),
-            sec, _trained(m), _drift(m.get("choice_drift")))) + "</tr>")
+            sec, trained_text(m), drift_text(m.get("choice_drift")))) + "</tr>")
     dec = "".join(f"<tr><td>{d.get('step')}</td><td>{_f(d.get('eps_old'))}</td><td>{_f(d.get('eps_new'))}</td>"
                   f"<td>{html.escape(str(d.get('cause')))}</td></tr>" for d in decisions)
     fails = {}

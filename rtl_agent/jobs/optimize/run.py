@@ -9,6 +9,7 @@ from training.loop import Loop
 from .config import OptimizeConfig
 from .cross import cached_check
 from .outputs import write_outputs
+from .report import training_summary
 from .routed import cached_check as routed_check
 from .env import OptimizeEnv
 
@@ -59,7 +60,8 @@ def summary(loop: Loop, env: OptimizeEnv) -> dict:
             "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode(),
             "best_kind": best.get("kind"), "best_chain": best.get("chain"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,
             "above_noise": env.noise.above(env.ref_ppa / best["ppa"]) if best["source"] != "reference" else False,
-            "kinds": env.bandit.to_dict()}
+            "kinds": env.bandit.to_dict(),
+            "training": training_summary(loop.store.steps()) if loop.store is not None else None}
 
 
 def optimize(cfg: OptimizeConfig, on_event=None, policies=None) -> dict:

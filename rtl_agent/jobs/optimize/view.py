@@ -6,7 +6,10 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-COLS = ("step", "best PPA ratio", "valid", "reward mean/max", "eps", "beta", "ref-KL", "ESS/G", "pool", "s")
+from .report import drift_text, trained_text
+
+COLS = ("step", "best PPA ratio", "valid", "reward mean/max", "eps", "beta", "ref-KL", "ESS/G", "pool", "s", "trained",
+        "choice drift")
 
 
 def _f(x, spec=".3g"):
@@ -72,7 +75,8 @@ class LiveView:
                    f"{data.get('valid')}/{data.get('n')}",
                    f"{_f(data.get('reward_mean'))}/{_f(data.get('reward_max'))}", _f(data.get("eps")),
                    _f(data.get("beta")), _f(data.get("ref_kl")), _f(data.get("ess_frac")), str(data.get("pool_size")),
-                   _f((data.get("seconds") or {}).get("total"), ".0f"))
+                   _f((data.get("seconds") or {}).get("total"), ".0f"), trained_text(data) or "-",
+                   drift_text(data.get("choice_drift")) or "-")
             self.rows.append(row)
             if self.quiet:
                 self.console.print("  ".join(f"{k}={v}" for k, v in zip(COLS, row)))
