@@ -141,11 +141,13 @@ def learning(out: Path) -> dict:
                 groups.setdefault((c["step"], c["grp"], kind), []).append(c["reward"])
                 if (c["sample"] or {}).get("explored"):
                     explored.append((c["step"], c["grp"], kind, c["reward"]))
-    var = {}
+    var, hollow = {}, 0
     for (_, _, kind), rs in groups.items():
         v = var.setdefault(kind, [0, 0])
         v[0] += max(rs) - min(rs) > 1e-12
         v[1] += 1
+        # a group whose rewarded answers (above its mean) gained nothing: they only failed less than the rest
+        hollow += max(rs) - min(rs) > 1e-12 and max(rs) <= 0
     drift = [g for m in ms for g in m.get("choice_drift") or ()]
     gain = [g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift]
     sec = {k: round(sum((m.get("seconds") or {}).get(k, 0) for m in ms) / max(1, len(ms)), 1)
@@ -155,6 +157,7 @@ def learning(out: Path) -> dict:
     return {"s_per_step": f"{sec['sample']}/{sec['eval']}/{sec['train']}",
             "explored_above_mean": f"{lifted}/{len(explored)}" if explored else "",
             "groups_with_variance": " ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(var.items())),
+            "variance_without_gain": hollow,
             "trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
             "choice_groups_trained": len(drift),
             "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
@@ -196,10 +199,10 @@ def by_step(rows: list, modes: list) -> list:
     return out
 
 
-def write(rows: list, name: str, budget: int, modes: list, wall: float):
+def write(rows: list, name: str, budget: int, modes: list, wall: float, wall_of: str = "this invocation"):
     res = ROOT / "bench" / "results"
     keys = ["design", "mode", "seed", "samples", "evaluations", "valid", f"best_at_{budget}", "best_ratio", "area_delay_ratio", "noise_floor",
-            "above_noise", "other_ratio", "holds_other", "first_find_eval", "trained_groups", "groups_with_variance", "dp_rewarded", "explored_above_mean", "s_per_step", "seconds", "chain", "error"]
+            "above_noise", "other_ratio", "holds_other", "first_find_eval", "trained_groups", "groups_with_variance", "variance_without_gain", "dp_rewarded", "explored_above_mean", "s_per_step", "seconds", "chain", "error"]
     with (res / f"{name}.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, keys, extrasaction="ignore")
         w.writeheader()
@@ -207,12 +210,13 @@ def write(rows: list, name: str, budget: int, modes: list, wall: float):
     (res / f"{name}.json").write_text(json.dumps(rows, indent=1))
     lines = [header("Transformation library: optimize runs per design and chooser",
                     {"load": " ".join(open("/proc/loadavg").read().split()[:3]) + " (at report; shared machine)",
-                     "wall time of this invocation": f"{wall / 60:.1f} min",
+                     f"wall time of {wall_of}": f"{wall / 60:.1f} min",
                      "code": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                             cwd=ROOT).stdout.strip()}), "",
              f"Finds count only when proven and above the run's noise floor. `evaluations`: distinct designs sent to "
              f"the flow; `best_at_{budget}`: the best proven ratio among the first {budget} of them. `trained_groups`: groups the LoRA update learned from, "
-              "of all; `dp_rewarded`: over the trained choice groups, the mean change the update made to the "
+              "of all; `variance_without_gain`: groups with reward variance whose best answer gained nothing (it only "
+              "failed less than the rest); `dp_rewarded`: over the trained choice groups, the mean change the update made to the "
               "probability of the options that earned more than their group's mean; `s_per_step`: mean seconds per "
               "step sampling/evaluating/training; `area_delay_ratio`: the reference's area x delay over the best "
               "design's (PPA's ratio without power).", ""]
@@ -290,7 +294,23 @@ def main(argv=None):
         for row in pool.map(one, todo):                      # in order, so a partial report reads as before
             rows.append(row)
             print(json.dumps(row), flush=True)
-            write(rows, args.out_name, args.budget, modes, time.time() - t0)
+            write(rows, args.out_name, args.budget, modes,
+                  span([run_dir(base, d, m, argparse.Namespace(**{**vars(args), "seed": x})) for d, x, m in todo])
+                  if args.report_only else time.time() - t0,
+                  "the runs (first event to last)" if args.report_only else f"this invocation ({args.jobs} at once)")
+
+
+def span(folders: list) -> float:
+    """Seconds from the first event to the last over the run folders: the runs' wall time, however the report
+    is rebuilt (with --jobs the runs overlap, so this is not their sum)."""
+    ts = []
+    for f in folders:
+        ev = f / "events.jsonl"
+        if ev.exists():
+            lines = ev.read_text().splitlines()
+            if lines:
+                ts += [json.loads(lines[0])["time"], json.loads(lines[-1])["time"]]
+    return max(ts) - min(ts) if ts else 0.0
 
 
 if __name__ == "__main__":
