@@ -286,8 +286,8 @@ def main(argv=None):
         d, seed, m = job
         a = argparse.Namespace(**{**vars(args), "seed": seed})
         out = run_dir(base, d, m, a)
-        return {"design": d, "mode": m, "seed": seed, **read_run(out, a.budget, d if a.cross_pdk else None)} \
-            if a.report_only else run_one(d, m, a, base)
+        return {"design": d, "mode": m, "seed": seed, "seconds": round(span([out]), 1),
+                **read_run(out, a.budget, d if a.cross_pdk else None)} if a.report_only else run_one(d, m, a, base)
 
     rows = []
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:      # the work is in child processes: threads suffice
