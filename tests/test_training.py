@@ -115,6 +115,13 @@ def test_controller_shrinks_on_ref_kl_drift():
     assert eps[-1] == 0.05 and "clamped" in ctl.history[-1]["cause"]   # floor
 
 
+def test_step_size_follows_a_shrunk_budget_down_never_up():
+    from training.loop import step_lr
+    cfg = LoopConfig(lr=1e-4)
+    assert step_lr(cfg, cfg.eps0) == 1e-4 and step_lr(cfg, 2.0) == 1e-4        # a grown budget: the set rate
+    assert math.isclose(step_lr(cfg, cfg.eps0 / 4), 2.5e-5)                    # shrunk twice for drift: a quarter
+
+
 def test_controller_ess_collapse_and_uniform():
     ctl = KLController(KLConfig())
     rec = ctl.update(0, ref_kl=0.0, ess_frac=0.05, sat_frac=0.0)

@@ -164,6 +164,12 @@ def group_accounting(groups, rl_groups) -> tuple[list, dict]:
     return live, why
 
 
+def step_lr(cfg, eps: float) -> float:
+    """The learning rate of a step: cfg.lr, scaled by the KL budget where the controller shrank it below its
+    start (never above cfg.lr)."""
+    return cfg.lr * min(1.0, eps / cfg.eps0) if cfg.eps0 > 0 else cfg.lr
+
+
 def choice_drift(groups, comps, rows, before: dict, after: dict) -> list:
     """Per trained choice group: how far the update moved the policy's probabilities over its options (total
     variation) and the probability of the options that earned more than the group's mean reward, before and
@@ -386,10 +392,12 @@ class Loop:
         elif self.trainer is not None:
             from training.lora_update import rl_step
             self.event("phase", step=k, phase="training")
-            train_stats = rl_step(self.trainer, live, eps, controller=self.ctl, lr=cfg.lr, form=cfg.form,
+            # the step size follows the KL budget down: under Adam a smaller budget (sharper or flatter
+            # weights) does not make a smaller step, so a budget shrunk for drift would not slow the drift
+            train_stats = rl_step(self.trainer, live, eps, controller=self.ctl, lr=step_lr(cfg, eps), form=cfg.form,
                                   step=k)
             decision = train_stats.pop("decision")
-            train_stats["skipped_groups"] = flat
+            train_stats["skipped_groups"], train_stats["lr"] = flat, step_lr(cfg, eps)
             gstats = train_stats["groups"]
             adapter = self._save_adapter(k)
         else:
