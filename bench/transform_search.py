@@ -131,9 +131,11 @@ def other_pdk(out: Path, best: dict, task: str | None) -> dict:
 def learning(out: Path) -> dict:
     """From the run's per-step metrics: groups trained of all, and over the trained choice groups the mean
     change the update made to the probability of the options that earned more than their group's mean."""
+    from rtl_agent.jobs.optimize.report import training_summary
     from training.store import RunStore
     with RunStore(out / "run.sqlite") as st:
-        ms = [s["stats"].get("metrics") or {} for s in st.steps() if s["step"] > 0]
+        steps = [s for s in st.steps() if s["step"] > 0]
+        ms, t = [s["stats"].get("metrics") or {} for s in steps], training_summary(steps)
         groups, explored = {}, []
         for c in st.candidates():
             if c["step"] > 0:
@@ -148,8 +150,6 @@ def learning(out: Path) -> dict:
         v[1] += 1
         # a group whose rewarded answers (above its mean) gained nothing: they only failed less than the rest
         hollow += max(rs) - min(rs) > 1e-12 and max(rs) <= 0
-    drift = [g for m in ms for g in m.get("choice_drift") or ()]
-    gain = [g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift]
     sec = {k: round(sum((m.get("seconds") or {}).get(k, 0) for m in ms) / max(1, len(ms)), 1)
            for k in ("sample", "eval", "train")}
     # an explored draw (--explore) that earned more than its group's mean: what the policy alone would not try
@@ -158,9 +158,8 @@ def learning(out: Path) -> dict:
             "explored_above_mean": f"{lifted}/{len(explored)}" if explored else "",
             "groups_with_variance": " ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(var.items())),
             "variance_without_gain": hollow,
-            "trained_groups": f"{sum(m.get('trained_groups') or 0 for m in ms)}/{sum(m.get('groups') or 0 for m in ms)}",
-            "choice_groups_trained": len(drift),
-            "dp_rewarded": round(sum(gain) / len(gain), 4) if gain else None}
+            "trained_groups": f"{t['trained']}/{t['groups']}", "choice_groups_trained": t["choice_groups"],
+            "dp_rewarded": round(t["dp_rewarded"], 4) if t["dp_rewarded"] is not None else None}
 
 
 def paired(rows: list, a: str, b: str, key: str, n_boot: int = 2000, log: bool = True) -> dict | None:
@@ -281,11 +280,13 @@ def main(argv=None):
     base.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     todo = [(d, int(x), m) for x in args.seeds.split(",") for d in designs(args.designs) for m in modes]
+    runs = {job: argparse.Namespace(**{**vars(args), "seed": job[1]}) for job in todo}
+    folders = {job: run_dir(base, job[0], job[2], a) for job, a in runs.items()}
+    wall_of = "the runs (first event to last)" if args.report_only else f"this invocation ({args.jobs} at once)"
+    wall = span(list(folders.values())) if args.report_only else None
 
     def one(job):
-        d, seed, m = job
-        a = argparse.Namespace(**{**vars(args), "seed": seed})
-        out = run_dir(base, d, m, a)
+        (d, seed, m), a, out = job, runs[job], folders[job]
         return {"design": d, "mode": m, "seed": seed, "seconds": round(span([out]), 1),
                 **read_run(out, a.budget, d if a.cross_pdk else None)} if a.report_only else run_one(d, m, a, base)
 
@@ -294,11 +295,7 @@ def main(argv=None):
         for row in pool.map(one, todo):                      # in order, so a partial report reads as before
             rows.append(row)
             print(json.dumps(row), flush=True)
-            write(rows, args.out_name, args.budget, modes,
-                  span([run_dir(base, d, m, argparse.Namespace(**{**vars(args), "seed": x})) for d, x, m in todo])
-                  if args.report_only else time.time() - t0,
-                  "the runs (first event to last)" if args.report_only else f"this invocation ({args.jobs} at once)")
-
+            write(rows, args.out_name, args.budget, modes, wall if args.report_only else time.time() - t0, wall_of)
 
 def span(folders: list) -> float:
     """Seconds from the first event to the last over the run folders: the runs' wall time, however the report

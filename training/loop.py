@@ -394,10 +394,10 @@ class Loop:
             self.event("phase", step=k, phase="training")
             # the step size follows the KL budget down: under Adam a smaller budget (sharper or flatter
             # weights) does not make a smaller step, so a budget shrunk for drift would not slow the drift
-            train_stats = rl_step(self.trainer, live, eps, controller=self.ctl, lr=step_lr(cfg, eps), form=cfg.form,
-                                  step=k)
+            lr = step_lr(cfg, eps)
+            train_stats = rl_step(self.trainer, live, eps, controller=self.ctl, lr=lr, form=cfg.form, step=k)
             decision = train_stats.pop("decision")
-            train_stats["skipped_groups"], train_stats["lr"] = flat, step_lr(cfg, eps)
+            train_stats["skipped_groups"], train_stats["lr"] = flat, lr
             gstats = train_stats["groups"]
             adapter = self._save_adapter(k)
         else:

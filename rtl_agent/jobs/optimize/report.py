@@ -90,7 +90,8 @@ def drift_text(d) -> str:
 
 def training_summary(steps: list) -> dict:
     """Over a run's steps: groups sampled and trained, why the others were not, and over the trained choice
-    groups the mean probability of the options that earned more than their group's mean, before and after."""
+    groups the mean probability of the options that earned more than their group's mean, before and after, and
+    its mean change (dp_rewarded)."""
     ms = [s["stats"].get("metrics", {}) for s in steps]
     why = {}
     for m in ms:
@@ -102,7 +103,8 @@ def training_summary(steps: list) -> dict:
             "skipped": why, "choice_groups": len(drift), "raised": sum(g["p_rewarded_after"] > g["p_rewarded_before"]
                                                                        for g in drift),
             "p_rewarded_before": mean("p_rewarded_before"), "p_rewarded_after": mean("p_rewarded_after"),
-            "tv": mean("tv")}
+            "tv": mean("tv"), "dp_rewarded": sum(g["p_rewarded_after"] - g["p_rewarded_before"] for g in drift)
+            / len(drift) if drift else None}
 
 
 def training_line(t: dict, train: bool) -> str:
