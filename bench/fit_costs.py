@@ -16,7 +16,7 @@ import time
 
 from eda import tools
 from eda.flow import FlowJob, evaluate
-from rtl_agent.transforms.costs import TABLE
+from rtl_agent.transforms.datapath.costs import TABLE
 
 BIN = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
 

@@ -5,9 +5,9 @@ import pytest
 
 from eda.flow import FlowJob, evaluate
 from rtl_agent import transforms as T
-from rtl_agent.transforms import egraph
+from rtl_agent.transforms.datapath import egraph
 from rtl_agent.transforms.datapath import agrees
-from rtl_agent.transforms.dpsites import sites
+from rtl_agent.transforms.datapath.sites import sites
 
 # two adders whose results are mutually exclusive under the select: one adder with muxed operands suffices
 SHARED = """// two sums, one chosen
@@ -67,9 +67,9 @@ def test_not_mutually_exclusive_is_not_shared():
     # the rule that would share them does not fire: every extracted form keeps both sums
     found, _ = sites(T.Design(BOTH, "both_add").parsed())
     r = egraph.saturate(found[-1].roots)
-    from rtl_agent.transforms.costs import Model
+    from rtl_agent.transforms.datapath.costs import Model
     best = egraph.extract(r, Model("nangate45", "area"))
-    assert sum(1 for n in __import__("rtl_agent.transforms.dpir", fromlist=["nodes"]).nodes(best)
+    assert sum(1 for n in __import__("rtl_agent.transforms.datapath.ir", fromlist=["nodes"]).nodes(best)
                if n[0] in ("add", "addsub")) == 2
 
 
@@ -151,7 +151,7 @@ def test_shared_alu_task_option_proven_better():
 
 def test_rules_keep_meaning_on_mixed_widths():
     """Every extracted form equals its original on random inputs (the rules' guards, not the screen, keep it)."""
-    from rtl_agent.transforms.costs import Model
+    from rtl_agent.transforms.datapath.costs import Model
     a9, b9, c8, d8 = ("var", 9, "a"), ("var", 9, "b"), ("var", 8, "c"), ("var", 8, "d")
     s = ("var", 1, "s")
     max9 = ("mux", 9, ("lt", 1, a9, b9), b9, a9)
@@ -175,7 +175,7 @@ def test_rules_keep_meaning_on_mixed_widths():
 
 def test_signed_shift_printed_in_its_own_wire():
     """`$signed(x) >>> k` inline beside an unsigned arm would shift logically (found by the flow on RTLLM alu)."""
-    from rtl_agent.transforms.dpir import Printer
+    from rtl_agent.transforms.datapath.ir import Printer
     x, b, k, s = ("var", 8, "x"), ("var", 8, "b"), ("var", 3, "k"), ("var", 1, "s")
     decls, (expr,) = Printer("n", set()).lines([("mux", 8, s, ("sra", 8, x, k), ("shr", 8, b, k))])
     body = "\n".join("    " + line for line in decls)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import register
 from .base import Design, Option, Transform, TransformError
-from .dpir import postorder
+from .datapath.ir import postorder
 from .recognise import _declares_port, _ports
 
 MAX_IN_BITS = 6

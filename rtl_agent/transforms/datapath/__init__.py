@@ -1,6 +1,6 @@
 """Kind `datapath`: rewrite a combinational site's expressions on an e-graph and extract the cheapest form.
 
-Each continuous assignment or combinational always block is read into width-carrying terms (dpsites), loaded
+Each continuous assignment or combinational always block is read into width-carrying terms (sites), loaded
 into an egglog e-graph (egraph) where guarded rules share mutually exclusive operators through muxed operands,
 re-associate and rebalance chains, fold constants and reduce strength; extraction by the PDK's fitted cost
 table (costs) gives an area-first and a delay-first term. A site is offered when a term differs from the
@@ -13,11 +13,11 @@ import hashlib
 import random
 import time
 
-from . import register
-from .base import Design, Option, Transform, TransformError
-from .dpir import Printer, evaluate_all, inputs, nodes
-from .dpsites import sites
-from .syntax import splice
+from .. import register
+from ..base import Design, Option, Transform, TransformError
+from .ir import Printer, evaluate_all, inputs, nodes
+from .sites import sites
+from ..syntax import splice
 
 ARITH = ("add", "sub", "addsub", "mul", "shl", "shr", "sra", "lt", "slt", "eq", "max", "min")
 BUDGET_S = 2.0          # per design, over all sites

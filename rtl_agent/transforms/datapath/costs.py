@@ -1,10 +1,10 @@
 """Per-PDK operator costs for extraction: area (um2) and delay (ns) of each operator at each width, fitted
-by synthesizing small single-operator modules with the project's flow (bench/fit_costs.py writes
+by synthesizing small single-operator modules with the project's flow (`rtl-agent fit-costs` writes
 costs_table.json beside this file; how it was made is recorded in the file itself).
 
     m = Model.for_pdk("nangate45", mode="area")     # or mode="delay"
     eg.extract(root, cost_model=m)                   # egglog cost model: (primary, secondary, width)
-    m.term_cost(terms)                               # (area, delay) of dpir terms, shared nodes counted once
+    m.term_cost(terms)                               # (area, delay) of ir terms, shared nodes counted once
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from egglog.deconstruct import get_callable_args, get_callable_fn, get_literal_value
 
-from .dpir import kids, nodes
+from .ir import kids, nodes
 from .egraph import OP_OF
 
 TABLE = Path(__file__).with_name("costs_table.json")
@@ -94,7 +94,7 @@ class Model:
         return (int(round(delay * 1e5)), area, out_w, area, delay)
 
     def term_cost(self, roots) -> tuple[float, float]:
-        """(area, delay) of dpir terms, each distinct node counted once."""
+        """(area, delay) of ir terms, each distinct node counted once."""
         area, arrive = 0.0, {}
         for n in nodes(roots):
             wd = max((k[1] for k in kids(n)), default=n[1]) if n[0] in BY_OPERAND else n[1]

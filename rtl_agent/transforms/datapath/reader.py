@@ -1,4 +1,4 @@
-"""Combinational sites of a design as datapath terms (dpir), read from pyslang's elaborated tree.
+"""Combinational sites of a design as datapath terms (ir), read from pyslang's elaborated tree.
 
 A site is a continuous assignment (`assign y = e;`, `wire [7:0] t = e;`) or a combinational always block
 (`always @*`, `always_comb`, or an event list without edges) of blocking assignments, if/else and case. Its
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .dpir import mask
+from .ir import mask
 
 
 class Unsupported(ValueError):

@@ -1,4 +1,4 @@
-"""Find the combinational sites of a design and read each one into datapath terms (see dpimport).
+"""Find the combinational sites of a design and read each one into datapath terms (see reader).
 
     found, skipped = sites(parsed)      [Site], {label: reason}
 
@@ -8,8 +8,8 @@ block is skipped.
 """
 from __future__ import annotations
 
-from .dpimport import Reader, Site, Unsupported, concat, const_of, declared_lsb, slice_of, to1
-from .dpir import nodes
+from .reader import Reader, Site, Unsupported, concat, const_of, declared_lsb, slice_of, to1
+from .ir import nodes
 
 UNDEF = "\0undef"
 

@@ -2,7 +2,7 @@
 bounded saturation and extraction by a cost model.
 
     r = saturate(roots, node_cap=4000, seconds=1.0)    Result: the e-graph, its root handles, run statistics
-    terms = extract(r, costs.Model(pdk, "area"))       one best term per root (dpir tuples); ValueError when
+    terms = extract(r, costs.Model(pdk, "area"))       one best term per root (ir tuples); ValueError when
                                                         egglog's extractor fails (it panics on some graphs)
 
 Every rule keeps the result width of what it rewrites; `width` is a function without a merge, so a rule that
@@ -250,7 +250,7 @@ def to_egg(term, memo):
 
 
 def from_egg(e):
-    """An extracted egglog term back to a dpir tuple."""
+    """An extracted egglog term back to an ir tuple."""
     fn = get_callable_fn(e)
     op = OP_OF[fn]
     args = list(get_callable_args(e))
