@@ -70,16 +70,13 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
         return done("fail", [Diagnostic(e) for e in errs[:5]] or [Diagnostic("OpenSTA printed no power report")])
     setup = _setup(out.split("@@SETUP", 1)[-1].split("@@WNS", 1)[0])
     data.update(setup)
-    if not crit or setup.get("loops"):
-        # no timed path (or a loop the timer cut) is no delay: a PPA of 0 or of a cut loop would be the best an
+    why = _untimed(crit, setup)
+    if why:
+        # no timed delay (or one of a loop the timer cut): a PPA of 0 or of an untimed design would be the best an
         # optimizer ever saw, so the stage fails and says what it could not time
         data["delay_ns"] = None
-        why = ("a combinational loop in the netlist (OpenSTA cut it to time the rest)" if setup.get("loops") else
-               "no constrained timing path")
-        what = "; ".join(f"{n} {k.replace('_', ' ')}" for k, n in setup.items()
-                         if k in ("unclocked_pins", "unconstrained_endpoints") and n)
-        return done("fail", [Diagnostic(f"{why}{': ' + what if what else ''} (clock "
-                                        f"{'port ' + clock if clock else 'virtual: no clock port detected'})")])
+        ck = data["clock"]
+        return done("fail", [Diagnostic(f"{why} (clock {'port ' + ck if ck else 'virtual: no clock port detected'})")])
     data.update({
         "delay_ns": crit["arrival"],
         "slack_ns": worst,
@@ -102,13 +99,31 @@ def timing_power(netlist: Path, top: str, lib: Path, clock: str | None = "auto",
     return done("pass", notes)
 
 
+def _untimed(crit: dict | None, setup: dict) -> str | None:
+    """Why the timer's numbers are no delay, or None: a loop it cut, no timed path, a longest path of 0 ns (a wire
+    from an input to an output beside untimed logic), or no clock at any flip-flop or latch (then only their
+    clock-to-output is timed, from time 0, and no path into them is)."""
+    what = "; ".join(f"{n} {k.replace('_', ' ')}" for k, n in setup.items()
+                     if k in ("unclocked_pins", "unconstrained_endpoints") and n)
+    if setup.get("loops"):
+        why = "a combinational loop in the netlist (OpenSTA cut it to time the rest)"
+    elif not crit or crit["arrival"] <= 0:
+        why = "no constrained timing path" + (" with a delay (the longest is 0 ns)" if crit else "")
+    elif setup["registers"] and setup["unclocked_pins"] >= setup["registers"]:
+        why = (f"no clock reaches any of its {setup['registers']} flip-flop/latch clock pins (driven by logic, or by "
+               "inputs no clock was put on): no path into them is timed")
+    else:
+        return None
+    return why + (f": {what}" if what else "")
+
+
 def _setup(text: str) -> dict:
     """Counts from `check_setup -verbose`: register/latch clock pins with no clock, endpoints no clock or
-    output delay constrains, combinational loops."""
+    output delay constrains, combinational loops; and the clock pins of all flip-flops and latches (sta.tcl)."""
     out = {}
     for key, rx in (("unclocked_pins", r"(\d+) unclocked register/latch pin"),
                     ("unconstrained_endpoints", r"(\d+) unconstrained endpoint"),
-                    ("loops", r"(\d+) combinational loop")):
+                    ("loops", r"(\d+) combinational loop"), ("registers", r"@@REGISTERS (\d+)")):
         m = re.search(rx, text)
         out[key] = int(m.group(1)) if m else 0
     return out

@@ -4,11 +4,18 @@ link_design ${top}
 ${parasitics}
 set clock_port {${clock}}
 if {$$clock_port eq ""} {
-  # no input is named like a clock: flip-flops clocked straight from inputs name theirs (else they go untimed)
+  # no input is named like a clock: flip-flops clocked from inputs name theirs (else they go untimed), straight
+  # or through inverters and buffers (a negedge flip-flop's clock is an inverted input in most libraries)
   set from_regs {}
   foreach pin [all_registers -edge_triggered -clock_pins] {
-    if {[catch {set net [get_full_name [get_nets -of_objects $$pin]]}]} { continue }
-    if {[get_ports -quiet $$net] ne ""} { lappend from_regs $$net }
+    if {[catch {set net [get_nets -of_objects $$pin]}]} { continue }
+    for {set i 0} {$$i < 4 && [get_ports -quiet [get_full_name $$net]] eq ""} {incr i} {
+      set drv [get_pins -quiet -of_objects $$net -filter "direction == output"]
+      if {[llength $$drv] != 1} { break }
+      set ins [get_pins -of_objects [get_cells -of_objects $$drv] -filter "direction == input"]
+      if {[llength $$ins] != 1 || [catch {set net [get_nets -of_objects $$ins]}]} { break }
+    }
+    if {[get_ports -quiet [get_full_name $$net]] ne ""} { lappend from_regs [get_full_name $$net] }
   }
   set clock_port [lsort -unique $$from_regs]
   if {$$clock_port ne ""} { puts "@@CLOCKS $$clock_port" }
@@ -26,6 +33,7 @@ puts "@@CHECKS"
 report_checks -path_delay max -digits 4 -fields {input_pins}
 # after report_checks: loops are found when the graph is levelized
 puts "@@SETUP"
+puts "@@REGISTERS [llength [all_registers -clock_pins]]"
 check_setup -verbose -no_clock -unconstrained_endpoints -loops
 puts "@@WNS"
 report_wns -digits 4
