@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from rtl_agent.jobs.optimize import OptimizeConfig
-from rtl_agent.jobs.optimize.actions import (KINDS, Bandit, decl_ban, decl_head, decl_targets, narrow_options,
-                                             narrow_target, narrow_widths, parse_kinds, split)
+from rtl_agent.jobs.optimize.actions import (Bandit, decl_ban, decl_head, decl_targets, narrow_options, narrow_target,
+                                             narrow_widths, split)
+from rtl_agent.jobs.optimize.kinds import names, parse_kinds
 from rtl_agent.jobs.optimize.env import OptimizeEnv, bandit_reward
 from rtl_agent.noise import add_zero, perturbations, rename, swap
 from training.rows import Context
@@ -24,11 +25,17 @@ endmodule
 """
 
 
+KINDS = names(auto_only=True)
+
+
 def test_parse_kinds_and_split():
-    assert parse_kinds("auto") == KINDS
+    # the menu's order is the registry's: it decides the bandit's seeded draws, so it is pinned here
+    assert parse_kinds("auto") == KINDS == ("transform", "spec", "rewrite", "diff", "decl", "line")
+    assert names() == ("transform", "spec", "rewrite", "diff", "decl", "narrow", "line")
     assert parse_kinds("rewrite, decl") == ("rewrite", "decl")
-    with pytest.raises(ValueError, match="unknown action kind"):
-        parse_kinds("rewrite,bogus")
+    for bad in ("rewrite,bogus", "legacy", ""):        # "" and legacy were the removed single --edit action
+        with pytest.raises(ValueError, match="unknown action kind"):
+            parse_kinds(bad)
     assert split(4, 2) == [2, 2] and split(5, 2) == [3, 2] and split(1, 3) == [1]
 
 
@@ -112,7 +119,7 @@ def test_groups_mix_kinds_and_a_decl_edit_applies(env):
     assert g.prefill.endswith("wire [15:0] inc;\n=======\n    wire [")
     cand = e.extract(g.prefill + "8:0] inc;", g)
     assert "wire [8:0] inc;" in cand.value["code"] and cand.value["applied"]
-    spec = e._spec_group(g.parent, 2)
+    spec = e.kit.spec_group(g.parent, 2)
     assert spec.info["action_kind"] == "spec" and "Current design" not in spec.prompt[-1]["content"]
 
 
@@ -128,7 +135,7 @@ def test_narrow_offers_the_widths_the_testbench_leaves_room_for(tmp_path):
     assert "narrow" in e.kinds and e.ranges["cnt"].bits == 5 and e.ranges["ph"].bits == 2
     ref = e.pool_[e.pool_.root].payload["code"]
     lines = ref.splitlines()
-    assert {lines[i].split("//")[0].strip(): w for i, w in e._narrow_lines(ref).items()} == \
+    assert {lines[i].split("//")[0].strip(): w for i, w in e.kit.narrow_lines(ref).items()} == \
         {"reg [31:0] cnt;": [5, 6, 8], "reg [15:0] ph;": [2, 3]}
     e.bandit = Bandit(("narrow",), 0.5)
     (g,) = e.groups(ctx, 1)
@@ -137,7 +144,7 @@ def test_narrow_offers_the_widths_the_testbench_leaves_room_for(tmp_path):
     assert cand.value["applied"] and cand.value["code"] != ref
     assert any(x in cand.value["code"] for x in ("reg [4:0] cnt;", "reg [1:0] ph;"))
     narrowed = ref.replace("reg [31:0] cnt;", "reg [4:0] cnt;").replace("reg [15:0] ph;", "reg [1:0] ph;")
-    assert e._narrow_lines(narrowed) == {}
+    assert e.kit.narrow_lines(narrowed) == {}
     g = e._kind_group(SimpleNamespace(payload={"code": narrowed, "report": None}), e.pool_.root, 5, "narrow", 3)
     assert g.info["action_kind"] == "decl" and not g.choices     # nothing left to narrow: a free decl edit
 

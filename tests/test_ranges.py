@@ -74,7 +74,7 @@ def test_decl_edits_go_to_registers_with_headroom_and_the_prompt_says_why(env):
     assert "0..24 (they fit in 5 bits: [4:0])" in text and "`ph` is declared 16 bits" in text
     # a parent that already narrowed cnt is told only about ph
     narrow = e.pool_[e.pool_.root].payload["code"].replace("reg [31:0] cnt;", "reg [4:0] cnt;")
-    assert set(e._slack(narrow)) == {"ph"}
+    assert set(e.kit.slack(narrow)) == {"ph"}
 
 
 def test_no_ranges_no_note(env):

@@ -2,7 +2,8 @@
 picks (the policy; or random / exhaustive, the baselines), the chosen program writes the candidate, and the
 flow's verdict and the chain reach the row. Real tools, no model."""
 from rtl_agent.jobs.optimize import OptimizeConfig
-from rtl_agent.jobs.optimize.actions import Bandit, parse_kinds
+from rtl_agent.jobs.optimize.actions import Bandit
+from rtl_agent.jobs.optimize.kinds import parse_kinds
 from rtl_agent.jobs.optimize.env import OptimizeEnv
 from rtl_agent.jobs.optimize.kinds import registry
 from rtl_agent.jobs.optimize.kinds.transform import pick
@@ -72,20 +73,20 @@ def test_option_memory_drops_drawn_options_on_a_parent_and_failed_ones_below_it(
     failed = {label[id(r)] for r in rows if r.failed not in (None, "duplicate")}
     passed = {label[id(r)] for r in rows if r.failed is None}
     assert failed and passed                     # fsm_onehot's unsafe idles fail, its narrow passes
-    assert e.remembered(g.parent) == set(g.choices)        # every option drawn on the root: none offered again
+    assert e.kit.remembered(g.parent) == set(g.choices)        # every option drawn on the root: none offered again
     children = [s for s in e.pool_.states.values() if s.parent == g.parent]
-    assert children and all(e.remembered(c.id) == failed for c in children)   # a failure stays banned below
+    assert children and all(e.kit.remembered(c.id) == failed for c in children)   # a failure stays banned below
     code = children[0].payload["code"]
-    offered = {o.label for o in e.transform_options(code, e.remembered(children[0].id))}
+    offered = {o.label for o in e.kit.transform_options(code, children[0].id)}
     assert not offered & failed and offered
     plain, _ = open_env(tmp_path / "plain", "fsm_onehot", chooser="exhaustive")
-    assert plain.remembered(0) == set()
+    assert plain.kit.remembered(0) == set()
 
 
 def test_explore_takes_a_share_of_a_choice_group_only_when_options_outnumber_it(tmp_path):
     e, ctx = open_env(tmp_path, "fsm_onehot", choice_group=2, explore=0.25)
     (g,) = e.groups(ctx, 1)
     assert g.n == 2 < len(g.choices) and g.explore == 1       # one uniform draw of two; the policy keeps one
-    assert e._explored(8, 20) == 2 and e._explored(8, 8) == 0 and e._explored(1, 5) == 0
+    assert e.kit.explored(8, 20) == 2 and e.kit.explored(8, 8) == 0 and e.kit.explored(1, 5) == 0
     e.cfg.explore = 0.0
-    assert e._explored(8, 20) == 0
+    assert e.kit.explored(8, 20) == 0

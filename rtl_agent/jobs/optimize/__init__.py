@@ -2,7 +2,9 @@
 keep the best design proven equivalent to the reference.
 
   config   OptimizeConfig, penalties, the keys a resume must match
-  env      OptimizeEnv: prompts from PUCT-selected parents, extraction (edits, re-prompts), scoring
+  env      OptimizeEnv: PUCT-selected parents, groups of the bandit's action kinds, scoring
+  kinds/   the action kinds (one module and one registry line each) and the Toolkit they are given: prompt
+           view, prefill, stop, edit group, extraction (edits, re-prompts)
   reward   the reward of one report (penalty by failed stage, or log PPA ratio for a proof)
   outputs  best.v, best.json, candidates.csv, report.html (from the store)
   report   report.html;  view: the live terminal view

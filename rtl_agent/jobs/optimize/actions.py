@@ -1,5 +1,5 @@
-"""Helpers of the optimize action kinds (jobs/optimize/kinds/, one class per kind) and the per-design bandit
-that mixes them.
+"""Helpers of the optimize action kinds (jobs/optimize/kinds/, one class per kind, one registry) and the
+per-design bandit that mixes them.
 
 Gains live in structure (arithmetic built from instances, registers wider than their values, duplicated
 logic, decode chains, encodings), which one-line expression edits cannot reach: ABC normalises a rewritten
@@ -22,14 +22,6 @@ import re
 from rtl_agent.transforms.narrow import widths as narrow_widths   # noqa: F401  (the one rule, shared)
 
 
-
-def _kinds(auto_only: bool) -> tuple:
-    from .kinds import registry
-    return tuple(k for k, v in registry().items() if v.auto or not auto_only)
-
-
-KINDS = ("transform", "spec", "rewrite", "diff", "decl", "line")     # `auto`: kinds/ with auto = True, in order
-ALL_KINDS = KINDS + ("narrow",)
 # a declaration worth editing: an internal vector/variable (its width) or a parameter (its value)
 _WIDTH_DECL = re.compile(r"^(\s*(?:reg|wire|logic)\b(?:\s+signed)?\s*\[)([^\]]*\][^;=()]*;\s*(?://.*)?)$")
 _VALUE_DECL = re.compile(r"^(\s*(?:localparam|parameter)\b[^=;]*=\s*)([^;]*;?\s*(?://.*)?)$")
@@ -37,18 +29,6 @@ _PORT_WORD = re.compile(r"\b(?:input|output|inout)\b")
 # an unsigned register vector [N:0] and its names (no initialiser, no array): what `narrow` may shrink
 _NARROW = re.compile(r"^\s*(?:reg|logic)\s*\[\s*(\d+)\s*:\s*0\s*\]\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*;"
                      r"\s*(?://.*)?$")
-
-
-def parse_kinds(text: str) -> tuple[str, ...]:
-    """'auto' -> the auto kinds; 'rewrite,diff' -> those; unknown names are an error."""
-    if text in ("", "auto", "all"):
-        return _kinds(True)
-    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
-    known = _kinds(False)
-    bad = [k for k in kinds if k not in known]
-    if bad or not kinds:
-        raise ValueError(f"unknown action kind(s) {bad or text!r}: choose from {', '.join(known)} or auto")
-    return kinds
 
 
 def decl_targets(code: str) -> list[int]:
@@ -91,7 +71,7 @@ def narrow_options(line: str, widths) -> list[str]:
 class Bandit:
     """UCB1 over action kinds, on the mean reward each kind earned on this design."""
 
-    def __init__(self, kinds=KINDS, c: float = 0.5, stats: dict | None = None, first=("transform",)):
+    def __init__(self, kinds, c: float = 0.5, stats: dict | None = None, first=("transform",)):
         self.kinds, self.c, self.first = tuple(kinds), c, tuple(first)
         self.stats = {k: {"n": 0, "sum": 0.0, "valid": 0, "finds": 0} for k in self.kinds}
         for k, s in (stats or {}).items():

@@ -39,28 +39,25 @@ token count and action go to events.jsonl and candidates.csv (mode, prompt_token
 from __future__ import annotations
 
 import random
-import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from designs import load_task
 from designs.task import TaskError
 from eda.flow import FlowJob, calibrate, evaluate
-from eda.hdl import IDENT, normalise
-from eda.ranges import declared, value_ranges
+from eda.hdl import normalise
+from eda.ranges import value_ranges
 from eda.report import Report, is_proven, is_unproven
 from rtl_agent import edits, focus, prompts
 from rtl_agent.noise import NoiseFloor, noise_floor
-from rtl_agent.policy.base import prompt_budget
 from training.loop import Environment, Group, step_seed
 from training.puct import Pool
 from training.rows import Attempt, Candidate, Context, Retry, Row
 from training.store import RunStore
 
-from rtl_agent import transforms
-
 from . import kinds as kinds_
-from .actions import Bandit, narrow_target, narrow_widths, parse_kinds, split
+from .actions import Bandit, split
+from .kinds.toolkit import Toolkit
 from .config import RESUME_KEYS, OptimizeConfig
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
@@ -84,32 +81,15 @@ class OptimizeEnv(Environment):
         # the task's own job; open() replaces it by the calibrated one (the simulator the reference passes with)
         self.job: FlowJob = self.task.flow_job(self.pdk)
         self.policy = None
-        self.kinds = parse_kinds(cfg.actions) if cfg.actions else None     # None: the one --edit action
+        self.kinds = kinds_.parse_kinds(cfg.actions) if cfg.actions else None     # None: the one --edit action
         self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
         self.noise = NoiseFloor()
-        self._tx_options, self._tx_skipped = {}, {}     # design text -> the library's options; kind -> why none
         self._known = set()        # pool keys before the step being scored (refind_cap)
-        self._drawn, self._failed = {}, {}   # parent id -> transformation labels drawn on it / failed on it
         self.ranges = {}
-        self._slack_of = {}        # code -> its registers with headroom (asked for by every edit prompt)
+        self.kit = Toolkit(self)   # all an action kind sees of this run
 
     def attach(self, policy):
         self.policy = policy
-
-    def _fits(self, msgs, prefill: str = "") -> tuple[int, int]:
-        """(prompt tokens, budget): the prompt, with the answer's prefill (the server counts it as input),
-        must leave room for max_tokens of answer."""
-        count, budget = prompt_budget(self.policy, self.cfg.max_tokens)
-        return count(msgs + [{"role": "assistant", "content": prefill}] if prefill else msgs), budget
-
-    def _prefill(self, action: str, spec: bool = False, parent: str | None = None) -> str:
-        if not self.cfg.prefill or (self.policy is not None and not getattr(self.policy, "prefill_ok", False)):
-            return ""
-        if spec:                        # writing from the spec: the task's interface is the header
-            return prompts.rtl_prefill(self.task.top, self.task.ports)
-        head = prompts.parent_header(parent, self.task.top) if parent and action == "full" and self.cfg.header \
-            else None
-        return f"```verilog\n{head}" if head else prompts.prefill_for(action, self.task.top)
 
     def settings(self) -> dict:
         from rtl_agent.policy import policy_adapter
@@ -153,14 +133,14 @@ class OptimizeEnv(Environment):
             self.ranges = value_ranges(self.job, self.ref_src)
             emit("ranges", step=None, ranges={n: r.to_dict() for n, r in self.ranges.items()})
         ref = _join(self.ref_src)
-        if self.kinds and not all(kinds_.get(k).available(self, ref) for k in self.kinds):
+        if self.kinds and not all(kinds_.get(k).available(self.kit, ref) for k in self.kinds):
             # e.g. no register the testbench leaves headroom in, no transformation that applies: a kind with
             # nothing to offer on this design is left out
-            self.kinds = tuple(k for k in self.kinds if kinds_.get(k).available(self, ref)) or ("decl",)
+            self.kinds = tuple(k for k in self.kinds if kinds_.get(k).available(self.kit, ref)) or ("decl",)
             self.bandit = Bandit(self.kinds, self.cfg.bandit_c)
         if self.kinds and "transform" in self.kinds:
-            emit("transforms", step=None, options=[o.to_dict() for o in self.transform_options(ref)],
-                 skipped=self._tx_skipped)
+            emit("transforms", step=None, options=[o.to_dict() for o in self.kit.transform_options(ref)],
+                 skipped=self.kit.skipped)
         if not is_proven(eq) and not self.cfg.accept_unproven:
             # nothing can prove a candidate equivalent where the reference is not provable against itself
             emit("phase", step=None, phase=f"warning: the reference's equivalence with itself is only {eq}; "
@@ -210,133 +190,28 @@ class OptimizeEnv(Environment):
                 out.append(g)
         return out
 
-    def _spec_group(self, sid, n: int) -> Group:
-        t = self.task
-        msgs, pre = prompts.rtl_prompt(t.spec, t.top, self.port_dirs), self._prefill("full", spec=True)
-        count, budget = self._fits(msgs, pre)
-        return Group(msgs, n, sid, pre,
-                     {"mode": "spec", "prompt_tokens": count, "budget": budget, "action": "full", "action_kind": "spec",
-                      "region": None})
-
-    def _view(self, p: dict, action: str):
-        """The design whole with the full report; else whole with a brief report; else a focus region
-        (brief report) as large as fits. Room is kept for the largest prefill an action here can have."""
-        longest = max(p["code"].splitlines() or [""], key=len)
-        reserve = self._prefill(action, parent=p["code"]) + f"{longest}\n=======\n{longest}\n"
-        built, notes = {}, [r.text(n) for n, r in self._slack(p["code"]).items()]
-
-        def make(view, brief):
-            return prompts.edit_prompt(self.task.spec, view, p.get("report"), self.task.top, action, brief=brief,
-                                       notes=notes)
-
-        def fits_with(brief):
-            def fits(view):
-                msgs = built[id(view)] = make(view, brief)
-                n, budget = self._fits(msgs, reserve)
-                return n <= budget
-            return fits
-        whole = focus.View("whole", p["code"], None, len(p["code"].splitlines()))
-        if fits_with(False)(whole):
-            return whole, built[id(whole)]
-        view = focus.choose(p["code"], self.task.top, p.get("report"), fits_with(True))
-        return view, built.get(id(view)) or make(view, True)
-
-    def _slack(self, code: str) -> dict:
-        """{name: Range} of the reference's registers that `code` still declares wider than the values the
-        testbench gave them (eda/ranges.py)."""
-        if code not in self._slack_of:
-            now = declared(code, self.task.top) if self.ranges else {}
-            self._slack_of = {code: {n: r for n, r in sorted(self.ranges.items()) if now.get(n, 0) > r.bits}}
-        return self._slack_of[code]
-
-    def _narrow_lines(self, code: str, region=None) -> dict:
-        """{0-based line: [widths]} of the register declarations of `code` whose every name has headroom
-        under the reference's testbench (self._slack), with the narrower widths worth offering."""
-        slack, out = self._slack(code), {}
-        for i, line in enumerate(code.splitlines()):
-            got = narrow_target(line)
-            if not got or (region and not region[0] <= i + 1 <= region[1]) or not all(n in slack for n in got[1]):
-                continue
-            widths = narrow_widths(got[0], max(slack[n].bits for n in got[1]))
-            if widths:
-                out[i] = widths
-        return out
-
     def _kind_group(self, state, sid, seed: int, kind: str, n: int) -> Group:
         """One group of n samples of one action kind (kinds/) on the parent `state`."""
-        return kinds_.get(kind).group(self, state, sid, seed, n)
+        return kinds_.get(kind).group(self.kit, state, sid, seed, n)
 
     def _group_size(self, kind: str, share: int) -> int:
         """A choice-style kind's answers cost one forward pass over its options, so it draws choice_group of
         them (a group that holds different options has reward variance to learn from); others their share."""
         return self.cfg.choice_group if self.cfg.choice_group and kinds_.get(kind).choice else share
 
-    def _edit_group(self, sid, n, kind, action, view, msgs, pre, stop, target=None, one_line=False, ban=(),
-                    choices=()) -> Group:
-        """The Group of an edit-style kind, with what events.jsonl and candidates.csv record of its prompt."""
-        count, budget = self._fits(msgs, pre)
-        return Group(msgs, n, sid, pre,
-                     {"mode": view.mode, "prompt_tokens": count, "budget": budget, "action": action, "action_kind": kind,
-                      "region": list(view.region) if view.region else None,
-                      "target_line": None if target is None else target + 1,
-                      **({"line_edit": True} if one_line else {}), **({"ban": list(ban)} if ban else {}),
-                      **({"choices": list(choices)} if choices else {})},
-                     stop, ban, choices, explore=self._explored(n, len(choices)))
-
-    def _explored(self, n: int, options: int) -> int:
-        """How many of a choice group's n draws are uniform (--explore): at least one when exploring, never the
-        whole group (the policy keeps its own top pick), none when the group holds every option anyway."""
-        if not self.cfg.explore or n < 2 or options <= n:
-            return 0
-        return min(n - 1, max(1, round(n * self.cfg.explore)))
-
-    def remembered(self, sid) -> set:
-        """With option_memory: the transformation labels not to offer on parent `sid` again: those drawn on it
-        in earlier steps (their designs are known), and those that failed the flow on it or on an ancestor
-        (an unsafe idle or a wrong narrow stays wrong below). Kept in memory: a resumed run starts afresh."""
-        if not self.cfg.option_memory or sid is None:
-            return set()
-        out, s = set(self._drawn.get(sid, ())), sid
-        while s is not None:
-            out |= self._failed.get(s, set())
-            s = self.pool_[s].parent
-        return out
-
-    def transform_options(self, code: str, skip=frozenset()) -> list:
-        """The library's options on a design (rtl_agent.transforms), the first kinds.transform.MENU of them
-        whose labels are not in `skip`; computed once per design text. A kind that cannot read the design is
-        logged and left out."""
-        from .kinds.transform import MENU
-        if code not in self._tx_options:
-            wanted = None if self.cfg.transforms in ("", "all", "auto") else \
-                tuple(k.strip() for k in self.cfg.transforms.split(","))
-            d = transforms.Design(code, self.task.top, self.ranges, self.pdk)
-            opts = transforms.options(d, wanted, log=lambda k, why: self._tx_skipped.setdefault(k, why))
-            self._tx_options[code] = opts
-        return [o for o in self._tx_options[code] if o.label not in skip][:MENU]
-
-    def parent_code(self, group) -> str | None:
-        if group is None or self.pool_ is None or group.parent is None:
-            return None
-        return self.pool_[group.parent].payload.get("code")
-
-    @staticmethod
-    def same(code: str, parent: str | None) -> bool:
-        return bool(parent) and edits.same_design(code, parent)
-
     def _group(self, state, sid, seed=0) -> Group:
-        t, p = self.task, state.payload
+        t, p, kit = self.task, state.payload, self.kit
         if not p.get("code"):          # --from-spec root: write the design from the spec
-            msgs, pre = prompts.rtl_prompt(t.spec, t.top, self.port_dirs), self._prefill("full", spec=True)
-            n, budget = self._fits(msgs, pre)
+            msgs, pre = prompts.rtl_prompt(t.spec, t.top, self.port_dirs), kit.prefill("full", spec=True)
+            n, budget = kit.fits(msgs, pre)
             return Group(msgs, self.cfg.group, sid, pre,
                          {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
         action = self.cfg.edit
-        view, msgs = self._view(p, action)
+        view, msgs = kit.view(p, action)
         if view.mode == "focus":
             action = "diff"            # a region is edited, never rewritten whole
-        pre = self._prefill(action, parent=p["code"])
-        target, stop = None, self._stop(action, pre)
+        pre = kit.prefill(action, parent=p["code"])
+        target, stop = None, kit.stop(action, pre)
         if pre and action == "diff":
             # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
             # first, chosen by the group's seed), so the model writes only its replacement
@@ -346,7 +221,7 @@ class OptimizeEnv(Environment):
                 pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
                                                self.cfg.keep_lhs)
                 stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
-        n, budget = self._fits(msgs, pre)
+        n, budget = kit.fits(msgs, pre)
         return Group(msgs, self.cfg.group, sid, pre,
                      {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
                       "region": list(view.region) if view.region else None,
@@ -354,65 +229,12 @@ class OptimizeEnv(Environment):
                       **({"line_edit": True} if target is not None and self.cfg.line_edit else {})},
                      stop)
 
-    def _stop(self, action: str, prefill: str):
-        """An edit ends at the closing fence when the prefill opened it, else after its first block;
-        a full design at cfg.stop (endmodule)."""
-        if action == "full":
-            return None
-        if prefill:
-            return "```"
-        return ">>>>>>> REPLACE" if action == "diff" else None
-
-    def _verilog(self, text: str) -> str | None:
-        ex = prompts.extract_verilog(text, self.task.top, self.port_dirs)
-        if not ex.code.strip() or any("truncated" in r for r in ex.reasons):
-            return None
-        return ex.code
-
     def extract(self, text: str, group=None, attempt: Attempt | None = None) -> Candidate | Retry:
         """The candidate in an answer, read by its action kind (kinds/)."""
         kind = ((group.info if group is not None else None) or {}).get("action_kind")
         if kind in kinds_.registry():
-            return kinds_.get(kind).extract(self, text, group, attempt)
-        return self.extract_answer(text, group, attempt)
-
-    def extract_answer(self, text: str, group=None, attempt: Attempt | None = None) -> Candidate | Retry:
-        """The candidate: value {"code": Verilog or None, "action": full|diff, "applied", "how", "error",
-        "repaired", "duplicate"}. A full answer is the module in it (None when there is nothing worth
-        sending to the tools: no module, or a truncated one; other doubts are left to the EDA stages).
-        An edit is applied to the parent; when it does not apply it is re-prompted (a Retry) up to
-        cfg.repair times with its error and the closest lines."""
-        info = (group.info if group is not None else None) or {}
-        retries = attempt.retries if attempt else 0
-        parent = self.parent_code(group)
-        action = info.get("action", "full")
-        if parent and (action == "diff" or (action == "mixed" and edits.has_blocks(text))):
-            action = "diff"
-        elif action == "mixed":
-            action = "full"
-        out = {"code": None, "action": action, "applied": None, "how": [], "error": "", "repaired": retries,
-               "duplicate": False}
-        if action == "full":
-            out["code"] = self._verilog(text)
-        else:
-            region = tuple(info["region"]) if info.get("region") else None
-            if info.get("line_edit") and not retries:   # the sample stopped at its line's end: close the block
-                text = text.rstrip("\n") + "\n>>>>>>> REPLACE\n```"
-            res = edits.apply_blocks(parent, edits.parse_blocks(text), region=region)
-            if not res.applied and attempt is not None and retries < self.cfg.repair:
-                msgs = prompts.repair_prompt(attempt.prompt, text, res.error, res.closest)
-                pre = self._prefill("diff")
-                n, budget = self._fits(msgs, pre)
-                if n <= budget:
-                    return Retry(msgs, pre, self._stop("diff", pre))
-            out.update(applied=res.applied, how=res.how, error=res.error)
-            if res.applied:
-                out["code"] = self._verilog(res.code) if region is None else res.code
-                if out["code"] is None:
-                    out["error"] = "the edited design holds no complete module"
-        if out["code"] is not None and self.same(out["code"], parent):
-            out["duplicate"] = True
-        return Candidate(out)
+            return kinds_.get(kind).extract(self.kit, text, group, attempt)
+        return self.kit.extract_answer(text, group, attempt)
 
     def score(self, ctx: Context, k: int, groups: list, cands: list) -> list:
         cands = [[c.value for c in g] for g in cands]
@@ -434,9 +256,7 @@ class OptimizeEnv(Environment):
             for row, cand in zip(rows, cands[j]):
                 label = (cand.get("transform") or {}).get("label")
                 if label and g.parent is not None:
-                    self._drawn.setdefault(g.parent, set()).add(label)
-                    if row.failed not in (None, "duplicate"):
-                        self._failed.setdefault(g.parent, set()).add(label)
+                    self.kit.record(g.parent, label, row.failed not in (None, "duplicate"))
             for row in rows:
                 if kind:
                     self.bandit.update(kind, bandit_reward(row, self.cfg.penalties), row.failed is None,

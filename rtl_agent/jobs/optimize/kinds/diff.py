@@ -3,13 +3,13 @@ from .base import ActionKind
 
 
 class Diff(ActionKind):
-    name, order = "diff", 30
+    name = "diff"
     summary = "free SEARCH/REPLACE blocks against the parent, several lines and blocks allowed"
 
-    def group(self, env, state, sid, seed, n):
+    def group(self, kit, state, sid, seed, n):
         p = state.payload
         if not p.get("code"):
-            return get("spec").group(env, state, sid, seed, n)
-        view, msgs = env._view(p, "diff")
-        pre = env._prefill("diff", parent=p["code"])
-        return env._edit_group(sid, n, "diff", "diff", view, msgs, pre, env._stop("diff", pre))
+            return get("spec").group(kit, state, sid, seed, n)
+        view, msgs = kit.view(p, "diff")
+        pre = kit.prefill("diff", parent=p["code"])
+        return kit.edit_group(sid, n, "diff", "diff", view, msgs, pre, kit.stop("diff", pre))

@@ -3,15 +3,15 @@ from .base import ActionKind
 
 
 class Rewrite(ActionKind):
-    name, order = "rewrite", 20
+    name = "rewrite"
     summary = "the whole parent rewritten (its own header prefilled; the model writes the body)"
 
-    def group(self, env, state, sid, seed, n):
+    def group(self, kit, state, sid, seed, n):
         p = state.payload
         if not p.get("code"):
-            return get("spec").group(env, state, sid, seed, n)
-        view, msgs = env._view(p, "full")
+            return get("spec").group(kit, state, sid, seed, n)
+        view, msgs = kit.view(p, "full")
         if view.mode == "focus":            # a region is edited, never rewritten whole
-            return get("diff").group(env, state, sid, seed, n)
-        pre = env._prefill("full", parent=p["code"])
-        return env._edit_group(sid, n, "rewrite", "full", view, msgs, pre, env._stop("full", pre))
+            return get("diff").group(kit, state, sid, seed, n)
+        pre = kit.prefill("full", parent=p["code"])
+        return kit.edit_group(sid, n, "rewrite", "full", view, msgs, pre, kit.stop("full", pre))

@@ -2,8 +2,8 @@ from .base import ActionKind
 
 
 class Spec(ActionKind):
-    name, order = "spec", 10
+    name = "spec"
     summary = "a fresh design from the specification alone (the task's header prefilled)"
 
-    def group(self, env, state, sid, seed, n):
-        return env._spec_group(sid, n)
+    def group(self, kit, state, sid, seed, n):
+        return kit.spec_group(sid, n)

@@ -16,52 +16,52 @@ MENU = 16          # options shown per parent (the library's order: kinds, then 
 
 
 class Transform(ActionKind):
-    name, order = "transform", 5
+    name = "transform"
     choice = True
     summary = "the policy chooses one of the library's transformations of the parent (rtl_agent/transforms)"
 
-    def available(self, env, code):
-        return bool(env.transform_options(code))
+    def available(self, kit, code):
+        return bool(kit.transform_options(code))
 
-    def group(self, env, state, sid, seed, n):
+    def group(self, kit, state, sid, seed, n):
         p = state.payload
-        opts = env.transform_options(p.get("code"), env.remembered(sid)) if p.get("code") else []
-        while not opts and env.cfg.chooser != "policy" and state.parent is not None:
+        opts = kit.transform_options(p.get("code"), sid) if p.get("code") else []
+        while not opts and kit.cfg.chooser != "policy" and state.parent is not None:
             # the baselines stay model-free: the nearest ancestor the library can still transform
-            sid, state = state.parent, env.pool_[state.parent]
+            sid, state = state.parent, kit.state(state.parent)
             p = state.payload
-            opts = env.transform_options(p.get("code"), env.remembered(sid)) if p.get("code") else []
+            opts = kit.transform_options(p.get("code"), sid) if p.get("code") else []
         if not opts:                   # nothing the library can do here: a free edit instead
-            return get("diff").group(env, state, sid, seed, n)
-        view, _ = env._view(p, "diff")
+            return get("diff").group(kit, state, sid, seed, n)
+        view, _ = kit.view(p, "diff")
         labels = tuple(o.label for o in opts)
-        msgs = prompts.transform_prompt(env.task.spec, view, p.get("report"), env.task.top, labels)
-        pre = prompts.TRANSFORM_PREFILL if env._prefill("diff") or env.cfg.chooser != "policy" else ""
-        chooser = env.cfg.chooser
+        msgs = prompts.transform_prompt(kit.spec, view, p.get("report"), kit.top, labels)
+        pre = prompts.TRANSFORM_PREFILL if kit.prefill("diff") or kit.cfg.chooser != "policy" else ""
+        chooser = kit.cfg.chooser
         if chooser == "exhaustive":
             n = len(opts)
-        g = env._edit_group(sid, n, "transform", "transform", view, msgs, pre, "\n", choices=labels)
+        g = kit.edit_group(sid, n, "transform", "transform", view, msgs, pre, "\n", choices=labels)
         g.info["options"] = [o.to_dict() for o in opts]
         g.info["chooser"] = g.chooser = chooser
         return g
 
-    def extract(self, env, text, group, attempt):
+    def extract(self, kit, text, group, attempt):
         info = group.info or {}
         opts = [T.Option.from_dict(d) for d in info.get("options") or ()]
         answer = text[len(group.prefill):] if group.prefill and text.startswith(group.prefill) else text
         opt = pick(answer, opts)
         out = {"code": None, "action": "transform", "applied": False, "how": [], "error": "", "repaired": 0,
                "duplicate": False, "transform": opt.to_dict() if opt else None}
-        parent = env.parent_code(group)
+        parent = kit.parent_code(group)
         if opt is None:
             out["error"] = "the answer names none of the listed transformations"
             return Candidate(out)
         try:
-            out["code"] = T.apply(T.Design(parent, env.task.top, env.ranges, env.pdk), opt)
+            out["code"] = T.apply(kit.design(parent), opt)
             out["applied"], out["how"] = True, [opt.kind]
         except Exception as e:     # noqa: BLE001 - a transformation is untrusted code: its failure is an apply failure
             out["error"] = f"{opt.kind}: {type(e).__name__}: {e}"[:300]
-        if out["code"] is not None and env.same(out["code"], parent):
+        if out["code"] is not None and kit.same(out["code"], parent):
             out["duplicate"] = True
         return Candidate(out)
 
