@@ -58,7 +58,7 @@ def mux(n: int, w: int = 8) -> str:
 
 def run(pdk: str, top: str, code: str, cache: Cache, **pnr) -> dict:
     t0 = time.monotonic()
-    rep = evaluate(FlowJob(top=top, pdk=pdk, stages=PNR, cache=cache, pnr=pnr), {f"{top}.v": code})
+    rep = evaluate(FlowJob(top=top, pdk=pdk, stages=PNR, cache=cache, options={"pnr": pnr}), {f"{top}.v": code})
     st = rep.stages.get("pnr")
     row = {"pdk": pdk, "design": top, "utilization": pnr.get("utilization", 0.4), "status": rep.status,
            "synth_delay_ns": rep.delay_ns, "cells": (rep.stages["synth"].data.get("cells") if "synth" in rep.stages else "")}

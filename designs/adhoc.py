@@ -16,6 +16,7 @@ import yaml
 
 from eda.design_inputs import DesignInputError, check_top
 from eda.hdl import detect_clock_reset, strip_comments
+from eda.pdk import DEFAULT_PDK
 from eda.ports import PortError, parse_ports_ex
 from eda.random_stim import compare_testbench
 
@@ -48,7 +49,7 @@ def interface(texts: dict, top: str, clock: str | None = None, reset: str | None
 
 
 def write_task(texts: dict, top: str | None, out: Path, clock: str | None = None, reset: str | None = None,
-               pdk: str = "nangate45", origin: str = "") -> Path:
+               pdk: str = DEFAULT_PDK, origin: str = "") -> Path:
     """Write the task folder for the design `texts` (name -> text, from eda.design_inputs.gather) into `out`."""
     top = check_top(texts, top)
     ports, clock, reset, low = interface(texts, top, clock, reset)

@@ -16,7 +16,7 @@ from eda.config import MissingData, require_shared
 from eda.flow import FlowJob
 from eda.hdl import detect_clock_reset, find_top, module_names
 from eda.observe import Observe, ObserveError, check as check_observe, parse as parse_observe
-from eda.pdk import PDKS
+from eda.pdk import DEFAULT_PDK, PDKS
 from eda.ports import Port, PortError, parse_ports_ex
 from eda.verdict import VerdictError, get_rule, is_cocotb_tb
 
@@ -42,7 +42,7 @@ class Task:
     reset: str | None = None
     reset_active_low: bool = False
     period_ns: float = 10.0
-    pdk: str = "nangate45"
+    pdk: str = DEFAULT_PDK
     category: str = ""
     tags: list[str] = field(default_factory=list)
     source: str = "project"                   # project | rtllm | ...
@@ -234,7 +234,7 @@ def load_project_task(folder: Path) -> Task:
     tbs = _files(folder, cfg["testbench"], yml, "testbench") if cfg.get("testbench") else []
     design = _design(folder, cfg, yml)
     data = _files(folder, cfg["data_files"], yml, "data_files") if cfg.get("data_files") else []
-    pdk = cfg.get("pdk", "nangate45")
+    pdk = cfg.get("pdk", DEFAULT_PDK)
     if pdk not in PDKS:
         raise TaskError(f"{yml}: field 'pdk': unknown pdk {pdk!r}; known: {', '.join(PDKS)}")
     period = cfg.get("period_ns", 10.0)

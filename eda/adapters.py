@@ -15,6 +15,7 @@ from .lint import lint as _lint
 from .pnr import place_and_route
 from .simulate import simulate
 from .sta import timing_power
+from .stages import BY_NAME
 from .synth import synthesize
 from . import pdk as pdks
 
@@ -28,7 +29,18 @@ class Ctx:
     work: Path | None = None    # back stages: one sandbox folder for synth, sta, pnr
     lib: Path | None = None
     netlist: Path | None = None
-    keep: Path | None = None    # pnr: where its DEF, netlist and SPEF are kept
+    keep: Path | None = None    # where stages keep their files (eda.stages `artifacts`: pnr's DEF, netlist, SPEF)
+
+    def options(self, stage: str) -> dict:
+        """The stage's options: the defaults its row declares, then the job's."""
+        return {**(BY_NAME[stage].options or {}), **self.job.options.get(stage, {})}
+
+
+def calibrated(job, rep):
+    """`job` judged by the simulator its reference passed with in `rep` (eda.flow.calibrate)."""
+    sim = rep.stages.get("sim")
+    chosen = sim.data.get("simulator") if sim else None
+    return job.replace(simulators=(chosen,)) if chosen else job
 
 
 def screen(c: Ctx):
@@ -85,12 +97,12 @@ def equiv(c: Ctx):
     if not st.ok:
         return [st]
     return [st, equivalence(c.texts, j.ref, j.top, j.observe, clock=None if j.clock == "auto" else j.clock,
-                            reset=j.reset, screened=True, **j.equiv)]
+                            reset=j.reset, screened=True, **c.options("equiv"))]
 
 
 def synth(c: Ctx):
     j = c.job
-    st = synthesize(c.texts, j.top, c.lib, c.work, limits=j.limits.get("synth"), cells=pdks.CELLS[j.pdk])
+    st = synthesize(c.texts, j.top, c.lib, c.work, limits=j.limits.get("synth"), cells=pdks.get(j.pdk).cells)
     if st.ok:
         c.rep.area_um2 = st.data["area_um2"]
         c.netlist = Path(st.data.pop("netlist"))   # the temp dir goes away; a path to it would mislead
@@ -110,5 +122,5 @@ def sta(c: Ctx):
 
 def pnr(c: Ctx):
     j = c.job
-    return place_and_route(c.netlist, j.top, j.pdk, c.lib, clock=j.clock, period=j.period, opts=j.pnr,
+    return place_and_route(c.netlist, j.top, j.pdk, c.lib, clock=j.clock, period=j.period, opts=c.options("pnr"),
                            limits=j.limits.get("pnr"), keep=c.keep)

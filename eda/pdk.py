@@ -1,4 +1,5 @@
-"""PDK registry: Liberty files by name and corner.
+"""PDK registry: one record per PDK (Liberty files by corner, the cells synthesis names, the place-and-route
+views), and the default PDK.
 
 Search order: $RTL_AGENT_PDK_ROOT, <shared>/pdks (../shared), the user cache
 (<cache>/pdks, filled by `rtl-agent pdk fetch`). `.lib.gz` is decompressed once
@@ -8,7 +9,7 @@ import gzip
 import hashlib
 import os
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import cache_dir, shared_root
@@ -24,42 +25,52 @@ class LibFile:
     sha256: str
 
 
-PDKS = {
-    "nangate45": {
-        "typ": LibFile("nangate45/nangate45_typ.lib.gz", "7ee6c11d0c8964f9971ba28b879a6cad28e178f86911adda71ac0672ce00f7ef"),
-        "slow": LibFile("nangate45/nangate45_slow.lib.gz", "6bb0afb42df14944031c1aa10c49595f41726e867f69e39a411f563c2ae002ec"),
-        "fast": LibFile("nangate45/nangate45_fast.lib.gz", "d93c6758c7ed42b90b010ed1ac12754477e67ed790db87fd1756e8ab6fe318c1"),
-    },
-    "sky130hd": {
-        "tt": LibFile("sky130hd/sky130hd_tt.lib.gz", "210e56be3a3a0907b5241a34d277f664cf4b4d91dcb49a27ff813df4406a5889"),
-    },
-}
-DEFAULT_CORNER = {"nangate45": "typ", "sky130hd": "tt"}
-# Cells the synthesis script needs by name: ties for constants, a buffer for plain assigns (OpenSTA
-# cannot read assign/concat netlists), and latches (Yosys 0.23's dfflibmap mapped flops only; kept on 0.70).
-CELLS = {
-    "nangate45": {"tie_hi": "LOGIC1_X1 Z", "tie_lo": "LOGIC0_X1 Z", "buf": "BUF_X1 A Z",
-                  "latch_p": ("DLH_X1", "D", "G", "Q"), "latch_n": ("DLL_X1", "D", "GN", "Q")},
-    "sky130hd": {"tie_hi": "sky130_fd_sc_hd__conb_1 HI", "tie_lo": "sky130_fd_sc_hd__conb_1 LO",
-                 "buf": "sky130_fd_sc_hd__buf_1 A X",
-                 "latch_p": ("sky130_fd_sc_hd__dlxtp_1", "D", "GATE", "Q"),
-                 "latch_n": ("sky130_fd_sc_hd__dlxtn_1", "D", "GATE_N", "Q")},
-}
+@dataclass(frozen=True)
+class Pdk:
+    """Everything the flow needs of one standard-cell library, in one record."""
+    name: str
+    libs: dict                 # corner -> LibFile (Liberty: synthesis, timing, power)
+    default_corner: str
+    # cells the synthesis script needs by name: ties for constants, a buffer for plain assigns (OpenSTA
+    # cannot read assign/concat netlists), and latches (Yosys 0.23's dfflibmap mapped flops only; kept on 0.70)
+    cells: dict
+    # physical views for place and route (OpenROAD-flow-scripts' platform files, in ../shared/pdks/<pdk>/):
+    # technology and cell LEF, per-layer wire RC (setRC.tcl), the row site, pin and routing layers, the
+    # clock-tree buffer
+    lefs: tuple = ()
+    setrc: str = ""
+    site: str = ""
+    pin_layers: tuple = ()
+    route_layers: tuple = ()
+    cts_buffer: str = ""
 
 
-# Physical views for place and route (OpenROAD-flow-scripts' platform files, in ../shared/pdks/<pdk>/): technology
-# and cell LEF, per-layer wire RC (setRC.tcl), the row site, pin and routing layers, the clock-tree buffer.
-PHYSICAL = {
-    "nangate45": {"lefs": ("nangate45/lef/NangateOpenCellLibrary.tech.lef",
-                           "nangate45/lef/NangateOpenCellLibrary.macro.mod.lef"),
-                  "setrc": "nangate45/setRC.tcl", "site": "FreePDK45_38x28_10R_NP_162NW_34O",
-                  "pin_layers": ("metal3", "metal2"), "route_layers": ("metal2", "metal10"),
-                  "cts_buffer": "CLKBUF_X3"},
-    "sky130hd": {"lefs": ("sky130hd/lef/sky130_fd_sc_hd.tlef", "sky130hd/lef/sky130_fd_sc_hd_merged.lef.gz"),
-                 "setrc": "sky130hd/setRC.tcl", "site": "unithd",
-                 "pin_layers": ("met3", "met2"), "route_layers": ("met1", "met5"),
-                 "cts_buffer": "sky130_fd_sc_hd__clkbuf_4"},
-}
+_ALL = (
+    Pdk("nangate45",
+        {"typ": LibFile("nangate45/nangate45_typ.lib.gz",
+                        "7ee6c11d0c8964f9971ba28b879a6cad28e178f86911adda71ac0672ce00f7ef"),
+         "slow": LibFile("nangate45/nangate45_slow.lib.gz",
+                         "6bb0afb42df14944031c1aa10c49595f41726e867f69e39a411f563c2ae002ec"),
+         "fast": LibFile("nangate45/nangate45_fast.lib.gz",
+                         "d93c6758c7ed42b90b010ed1ac12754477e67ed790db87fd1756e8ab6fe318c1")}, "typ",
+        {"tie_hi": "LOGIC1_X1 Z", "tie_lo": "LOGIC0_X1 Z", "buf": "BUF_X1 A Z",
+         "latch_p": ("DLH_X1", "D", "G", "Q"), "latch_n": ("DLL_X1", "D", "GN", "Q")},
+        lefs=("nangate45/lef/NangateOpenCellLibrary.tech.lef", "nangate45/lef/NangateOpenCellLibrary.macro.mod.lef"),
+        setrc="nangate45/setRC.tcl", site="FreePDK45_38x28_10R_NP_162NW_34O",
+        pin_layers=("metal3", "metal2"), route_layers=("metal2", "metal10"), cts_buffer="CLKBUF_X3"),
+    Pdk("sky130hd",
+        {"tt": LibFile("sky130hd/sky130hd_tt.lib.gz",
+                       "210e56be3a3a0907b5241a34d277f664cf4b4d91dcb49a27ff813df4406a5889")}, "tt",
+        {"tie_hi": "sky130_fd_sc_hd__conb_1 HI", "tie_lo": "sky130_fd_sc_hd__conb_1 LO",
+         "buf": "sky130_fd_sc_hd__buf_1 A X",
+         "latch_p": ("sky130_fd_sc_hd__dlxtp_1", "D", "GATE", "Q"),
+         "latch_n": ("sky130_fd_sc_hd__dlxtn_1", "D", "GATE_N", "Q")},
+        lefs=("sky130hd/lef/sky130_fd_sc_hd.tlef", "sky130hd/lef/sky130_fd_sc_hd_merged.lef.gz"),
+        setrc="sky130hd/setRC.tcl", site="unithd", pin_layers=("met3", "met2"), route_layers=("met1", "met5"),
+        cts_buffer="sky130_fd_sc_hd__clkbuf_4"),
+)
+PDKS = {p.name: p for p in _ALL}
+DEFAULT_PDK = "nangate45"       # a job, a task or a command that names no PDK gets this one
 
 
 class PdkMissing(FileNotFoundError):
@@ -77,13 +88,19 @@ def roots() -> list[Path]:
     return out
 
 
-def _entry(pdk: str, corner: str | None) -> LibFile:
+def get(pdk: str) -> Pdk:
+    """The PDK's record; PdkMissing naming the known ones when there is none."""
     if pdk not in PDKS:
         raise PdkMissing(f"unknown PDK '{pdk}'; known: {', '.join(PDKS)}")
-    corner = corner or DEFAULT_CORNER[pdk]
-    if corner not in PDKS[pdk]:
-        raise PdkMissing(f"PDK '{pdk}' has no corner '{corner}'; known: {', '.join(PDKS[pdk])}")
-    return PDKS[pdk][corner]
+    return PDKS[pdk]
+
+
+def _entry(pdk: str, corner: str | None) -> LibFile:
+    p = get(pdk)
+    corner = corner or p.default_corner
+    if corner not in p.libs:
+        raise PdkMissing(f"PDK '{pdk}' has no corner '{corner}'; known: {', '.join(p.libs)}")
+    return p.libs[corner]
 
 
 def source(pdk: str, corner: str | None = None) -> Path:
@@ -99,22 +116,21 @@ def source(pdk: str, corner: str | None = None) -> Path:
                      f"Set RTL_AGENT_PDK_ROOT, or run `rtl-agent pdk fetch {pdk}`.")
 
 
-def physical(pdk: str) -> dict:
-    """The PDK's place-and-route setup with its LEF and setRC.tcl paths found in the search roots;
+def physical(pdk: str) -> Pdk:
+    """The PDK's record with its LEF and setRC.tcl paths found in the search roots (for place and route);
     PdkMissing naming every path looked at when one is absent."""
-    if pdk not in PHYSICAL:
-        raise PdkMissing(f"no place-and-route views known for PDK '{pdk}'; known: {', '.join(PHYSICAL)}")
-    out = dict(PHYSICAL[pdk])
+    p = PDKS.get(pdk)
+    if p is None or not p.lefs:
+        raise PdkMissing(f"no place-and-route views known for PDK '{pdk}'; "
+                         f"known: {', '.join(n for n, q in PDKS.items() if q.lefs)}")
 
     def find(rel):
         looked = [r / rel for r in roots()]
-        for p in looked:
-            if p.is_file():
-                return p
+        for f in looked:
+            if f.is_file():
+                return f
         raise PdkMissing(f"{pdk} place-and-route file missing: {', '.join(map(str, looked))}")
-    out["lefs"] = tuple(find(r) for r in out["lefs"])
-    out["setrc"] = find(out["setrc"])
-    return out
+    return replace(p, lefs=tuple(find(r) for r in p.lefs), setrc=find(p.setrc))
 
 
 def liberty(pdk: str, corner: str | None = None) -> Path:
@@ -147,9 +163,7 @@ def fetch(pdks=None, base_url: str = UPSTREAM, dest: Path | None = None, timeout
     dest = dest or cache_dir() / "pdks"
     got = []
     for name in pdks or list(PDKS):
-        if name not in PDKS:
-            raise PdkMissing(f"unknown PDK '{name}'; known: {', '.join(PDKS)}")
-        for corner, e in PDKS[name].items():
+        for corner, e in get(name).libs.items():
             out = dest / e.rel
             if out.is_file() and sha256(out) == e.sha256:
                 progress(f"{name}/{corner}: already present ({out})")

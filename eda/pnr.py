@@ -10,18 +10,51 @@ timer, script and constraints as the post-synthesis ones. The routed DEF, netlis
 import json
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import pdk as pdks
+from .kept import copy
 from .report import Diagnostic, StageResult
 from .sandbox import Limits, run
 from .scripts import HERE as SCRIPTS
 from .sta import netlist_clock, timing_power
+from .stages import BY_NAME
 from .tools import ToolMissing
 from .tools.openroad import OPENROAD
 
-DEFAULTS = {"utilization": 0.4, "aspect_ratio": 1.0, "margin_um": 2.0, "density": 0.6, "cts": True}
-KEPT = ("routed.def", "routed.v", "routed.spef", "openroad.log")
+STAGE = BY_NAME["pnr"]          # its options with their defaults, the files it keeps
+DEFAULTS = STAGE.options
+
+
+@dataclass(frozen=True)
+class Routed:
+    """A design's post-route numbers: placed cell area x post-route delay x post-route power."""
+    area_um2: float             # placed standard cells
+    delay_ns: float | None      # None: not timed (the routed design's timing reported none)
+    power_w: float | None
+    core_area_um2: float
+    wirelength_um: float
+    vias: int
+    drc: int
+    seconds: float = 0.0
+    def_path: str | None = None
+
+    @property
+    def ppa(self) -> float | None:
+        if self.delay_ns is None or self.power_w is None:
+            return None
+        return self.area_um2 * self.delay_ns * self.power_w
+
+    @classmethod
+    def of(cls, rep) -> "Routed | None":
+        """The report's routed numbers; None when its pnr stage did not pass."""
+        st = rep.stages.get(STAGE.name)
+        if not (st and st.ok):
+            return None
+        d = st.data
+        return cls(d["cell_area_um2"], d.get("delay_ns"), d.get("power_w"), d["core_area_um2"], d["wirelength_um"],
+                   d["vias"], d["drc"], st.seconds, d.get("def"))
 
 
 def options(given: dict | None) -> dict:
@@ -49,19 +82,19 @@ def place_and_route(netlist: Path, top: str, pdk: str, lib: Path, clock="auto", 
                            log[-3000:])
     try:
         o = options(opts)
-        phys = pdks.physical(pdk)
+        phys = pdks.physical(pdk)       # the record, its LEF and setRC paths found
         argv, env, ro = OPENROAD.script_cmd("pnr.py", "pnr.json"), OPENROAD.env(), OPENROAD.ro()
     except (ValueError, ToolMissing, pdks.PdkMissing) as e:
         return done("error", [Diagnostic(str(e))])
     if clock == "auto":
         clock = netlist_clock(Path(netlist).read_text(errors="replace"))
-    cfg = {"netlist": Path(netlist).name, "top": top, "lib": str(lib), "lefs": [str(p) for p in phys["lefs"]],
-           "setrc": str(phys["setrc"]), "site": phys["site"], "pin_layers": phys["pin_layers"],
-           "route_layers": phys["route_layers"], "cts_buffer": phys["cts_buffer"], "clock": clock,
+    cfg = {"netlist": Path(netlist).name, "top": top, "lib": str(lib), "lefs": [str(p) for p in phys.lefs],
+           "setrc": str(phys.setrc), "site": phys.site, "pin_layers": phys.pin_layers,
+           "route_layers": phys.route_layers, "cts_buffer": phys.cts_buffer, "clock": clock,
            "period": period, **o}
     (wd / "pnr.json").write_text(json.dumps(cfg))
     shutil.copy(SCRIPTS / "pnr.py", wd / "pnr.py")
-    r = run(argv, wd, lim, env=env, ro=[lib, *phys["lefs"], phys["setrc"], *ro])
+    r = run(argv, wd, lim, env=env, ro=[lib, *phys.lefs, phys.setrc, *ro])
     (wd / "openroad.log").write_text(r.out)
     try:
         res = json.loads((wd / "result.json").read_text())
@@ -87,21 +120,7 @@ def place_and_route(netlist: Path, top: str, pdk: str, lib: Path, clock="auto", 
         return done(tp.status, tp.diagnostics, tp.log)
     data.update({k: tp.data[k] for k in ("delay_ns", "slack_ns", "power_w", "critical_path") if k in tp.data})
     if keep:
-        _copy(wd, Path(keep), data)
+        copy(wd, Path(keep), STAGE.artifacts)
+        data["def"] = str(Path(keep) / "routed.def")
     return done("pass", [], r.out)
 
-
-def _copy(src: Path, keep: Path, data: dict):
-    keep.mkdir(parents=True, exist_ok=True)
-    for n in KEPT:
-        if (src / n).is_file() and (src / n).resolve() != (keep / n).resolve():
-            shutil.copy(src / n, keep / n)
-    data["def"] = str(keep / "routed.def")
-
-
-def rekeep(st: StageResult, keep: Path):
-    """A pnr result served from the cache: its files copied from where that run kept them to `keep` (the
-    folder is no part of the cache key). Left as is when they are gone."""
-    old = Path(st.data.get("def") or "")
-    if st.ok and old.is_file():
-        _copy(old.parent, Path(keep), st.data)

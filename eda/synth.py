@@ -4,7 +4,7 @@ import re
 import time
 from pathlib import Path
 
-from .pdk import CELLS
+from .pdk import DEFAULT_PDK, PDKS
 from .report import Diagnostic, StageResult, parse_diagnostics
 from .sandbox import Limits, run
 from .scripts import render
@@ -22,7 +22,7 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
     t0 = time.monotonic()
     wd = Path(workdir)
     files = write_all(as_texts(sources), wd)
-    cells = cells or CELLS["nangate45"]
+    cells = cells or PDKS[DEFAULT_PDK].cells
     latch = dict(zip(("p_cell", "p_d", "p_en", "p_q"), cells["latch_p"]))
     latch.update(zip(("n_cell", "n_d", "n_en", "n_q"), cells["latch_n"]))
     (wd / "latch_map.v").write_text(render("latch_map.v", **latch))

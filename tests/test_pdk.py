@@ -38,7 +38,7 @@ def test_fetch_verifies_and_is_found(served_pdks, tmp_path, monkeypatch):
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("sha256 ok") == 3
     got = cache / "pdks" / "nangate45" / "nangate45_typ.lib.gz"
-    assert pdk.sha256(got) == pdk.PDKS["nangate45"]["typ"].sha256
+    assert pdk.sha256(got) == pdk.PDKS["nangate45"].libs["typ"].sha256
     # a second fetch downloads nothing
     r2 = subprocess.run([sys.executable, "-m", "rtl_agent.cli", "pdk", "fetch", "nangate45", "--url", url],
                         capture_output=True, text=True, cwd=ROOT)

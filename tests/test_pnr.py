@@ -23,10 +23,10 @@ def _need_openroad():
         pytest.fail(str(e))
 
 
-def _job(name, pdk, tmp_path, **kw):
+def _job(name, pdk, tmp_path, pnr=None):
     src = {f"{name}.v": (ROOT / "designs" / name / "reference.v").read_text()}
     return FlowJob(top=name, pdk=pdk, stages=PNR, cache=Cache(tmp_path / "cache"), keep=str(tmp_path / "keep"),
-                   **kw), src
+                   options={"pnr": pnr or {}}), src
 
 
 def test_pnr_is_an_optional_row_of_the_stage_table():
@@ -79,7 +79,7 @@ def test_pnr_bad_options_and_missing_openroad_are_one_line_errors(tmp_path, monk
     assert rep.stages["pnr"].status == "error" and "between 0 and 1" in rep.stages["pnr"].diagnostics[0].message
     assert rep.stages["sta"].ok      # the stages before it still report
     monkeypatch.setenv("RTL_AGENT_OPENROAD", str(tmp_path / "none"))
-    rep = evaluate(job.replace(pnr={}, use_cache=False), src)
+    rep = evaluate(job.replace(options={}, use_cache=False), src)
     msg = rep.stages["pnr"].diagnostics[0].message
     assert rep.stages["pnr"].status == "error" and "not installed" in msg and "setup" in msg
 

@@ -3,7 +3,7 @@ import json
 import sys
 
 from eda.flow import ALL_STAGES, KNOWN_STAGES, FlowJob, evaluate
-from eda.pdk import PDKS
+from eda.pdk import DEFAULT_PDK, PDKS
 from eda.verdict import get_rule
 from rtl_agent.commands import design_args
 from rtl_agent.show import print_report
@@ -17,8 +17,10 @@ def register(sub):
                        "Exit code 0 only when every requested stage passed.")
     design_args.add(p, sources=True)
     p.add_argument("--top", default=None, help="top module name (default: the one module no other instantiates)")
-    p.add_argument("--pdk", default="nangate45", choices=sorted(PDKS), help="standard-cell library (default nangate45)")
-    p.add_argument("--corner", default=None, help="library corner (nangate45: typ|slow|fast; sky130hd: tt)")
+    p.add_argument("--pdk", default=DEFAULT_PDK, choices=sorted(PDKS),
+                   help=f"standard-cell library (default {DEFAULT_PDK})")
+    p.add_argument("--corner", default=None, help="library corner (" +
+                   "; ".join(f"{n}: {'|'.join(p.libs)}" for n, p in PDKS.items()) + ")")
     p.add_argument("--clock", type=float, default=10.0, metavar="NS", help="clock period in ns (default 10)")
     p.add_argument("--clock-port", default="auto", help="clock port name (default: detect; none for combinational)")
     p.add_argument("--tb", nargs="+", default=None, help="self-checking testbench file(s) and data files it reads; "
@@ -54,7 +56,7 @@ def run(args) -> int:
     ref = design_args.texts(args, args.ref) if args.ref else None   # the same defines, folders and parameters
     job = FlowJob(top=args.top, pdk=args.pdk, corner=args.corner, tb=args.tb, tb_top=args.tb_top, ref=ref,
                   clock=clock, reset=args.reset, period=args.clock, stages=stages, use_cache=not args.no_cache,
-                  verdict=get_rule(args.verdict), pnr=pnr, keep=args.keep)
+                  verdict=get_rule(args.verdict), options={"pnr": pnr}, keep=args.keep)
     rep = evaluate(job, design)
     if args.json:
         json.dump(rep.to_dict(), sys.stdout, indent=2)

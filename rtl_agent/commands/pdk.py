@@ -19,8 +19,8 @@ def register(sub):
 
 def run_list(args) -> int:
     missing = 0
-    for name, corners in pdk.PDKS.items():
-        for corner in corners:
+    for name, p in pdk.PDKS.items():
+        for corner in p.libs:
             try:
                 print(f"{name:10s} {corner:5s} {pdk.source(name, corner)}")
             except pdk.PdkMissing as e:

@@ -6,6 +6,8 @@ import resource
 import time
 from pathlib import Path
 
+from eda.pdk import DEFAULT_PDK
+
 DESCRIPTION = """\
 Fine-tunes a LoRA adapter on chat pairs in the formats the jobs send: spec -> module, design + EDA report
 -> edited design (full, SEARCH/REPLACE, and one-line edits whose answer is a behaviour-preserving rewrite of a
@@ -55,7 +57,7 @@ def register(sub):
     p.add_argument("--rename", type=float, default=0.0, metavar="SHARE",
                    help="share of generated designs' ports given other names, 0..1 (default 0; run v5 used 0.35)")
     p.add_argument("--no-tasks", dest="tasks", action="store_false", help="leave the project's tasks out")
-    p.add_argument("--pdk", default="nangate45", help="PDK for the reports in edit prompts (default nangate45)")
+    p.add_argument("--pdk", default=DEFAULT_PDK, help=f"PDK for the reports in edit prompts (default {DEFAULT_PDK})")
     p.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
     p.add_argument("--batch-tokens", type=int, default=2048, help="tokens (prompt + answer) per step (default 2048)")
     p.add_argument("--max-len", type=int, default=512, help="drop pairs longer than this many tokens (default 512)")

@@ -1,7 +1,7 @@
 """`rtl-agent task init`: write a task folder for a design a team already has (designs/adhoc.py)."""
 from pathlib import Path
 
-from eda.pdk import PDKS
+from eda.pdk import DEFAULT_PDK, PDKS
 from rtl_agent.commands import design_args
 
 
@@ -19,7 +19,8 @@ def register(sub):
     i.add_argument("-o", "--out", required=True, metavar="DIR", help="task folder to write")
     i.add_argument("--clock", default=None, help="clock input (default: detected)")
     i.add_argument("--reset", default=None, help="reset input (default: detected)")
-    i.add_argument("--pdk", default="nangate45", choices=sorted(PDKS), help="the task's PDK (default nangate45)")
+    i.add_argument("--pdk", default=DEFAULT_PDK, choices=sorted(PDKS),
+                   help=f"the task's PDK (default {DEFAULT_PDK})")
     p.set_defaults(func=run)
 
 
@@ -30,7 +31,7 @@ def make(args, out: Path) -> Path:
     files = [*args.sources, *(f"-f {f}" for f in args.filelists), *(f"-P {p}" for p in args.params),
              *(f"-D {d}" for d in args.defines)]
     return write_task(texts, args.top, out, getattr(args, "clock", None), getattr(args, "reset", None),
-                      getattr(args, "pdk", None) or "nangate45", origin=" ".join(map(str, files)))
+                      getattr(args, "pdk", None) or DEFAULT_PDK, origin=" ".join(map(str, files)))
 
 
 def run(args) -> int:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from eda.pdk import DEFAULT_PDK
+
 from .syntax import Parsed, parse
 
 
@@ -28,7 +30,7 @@ class Design:
     code: str
     top: str
     ranges: dict = field(default_factory=dict)     # {register: eda.ranges.Range} from the reference's testbench
-    pdk: str = "nangate45"
+    pdk: str = DEFAULT_PDK
 
     def parsed(self) -> Parsed:
         """The parse tree (raises syntax.ParseError: the caller logs it and falls back)."""

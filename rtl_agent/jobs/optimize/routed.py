@@ -13,19 +13,17 @@ from pathlib import Path
 
 from eda.flow import FlowJob, evaluate
 from eda.fsutil import atomic_write
+from eda.pnr import Routed
 from eda.tools import OPENROAD, ToolMissing
 from rtl_agent.noise import top_files
 
 STAGES = ("screen", "lint", "synth", "sta", "pnr")   # proven already: the check adds only physical design
-KEEP = ("drc", "wirelength_um", "vias", "delay_ns", "power_w", "cell_area_um2", "core_area_um2", "def")
 
 
-def routed_ppa(rep) -> float | None:
-    d = rep.stages["pnr"].data if "pnr" in rep.stages else {}
-    try:
-        return d["cell_area_um2"] * d["delay_ns"] * d["power_w"]
-    except KeyError:
-        return None
+def _row(r: Routed) -> dict:
+    """What pnr.json keeps of a routed design (its keys are read by the report and the find line)."""
+    return {"drc": r.drc, "wirelength_um": r.wirelength_um, "vias": r.vias, "delay_ns": r.delay_ns,
+            "power_w": r.power_w, "cell_area_um2": r.area_um2, "core_area_um2": r.core_area_um2, "def": r.def_path}
 
 
 def check(job: FlowJob, ref_src: dict, top: str, code: str, keep: Path | None = None) -> dict:
@@ -44,8 +42,8 @@ def check(job: FlowJob, ref_src: dict, top: str, code: str, keep: Path | None = 
             why = st.diagnostics[0].message if st and st.diagnostics else rep.status
             return {"ratio": None, "why": f"the {'reference' if who == 'ref' else 'design'} at "
                                           f"{rep.failed_stage}: {why}"}
-        out[who] = {"ppa": routed_ppa(rep), "synth_ppa": rep.ppa,
-                    **{k: rep.stages["pnr"].data.get(k) for k in KEEP}}
+        r = Routed.of(rep)
+        out[who] = {"ppa": r.ppa, "synth_ppa": rep.ppa, **_row(r)}
     r, d = out["ref"], out["design"]
     return {"ratio": r["ppa"] / d["ppa"], "synth_ratio": r["synth_ppa"] / d["synth_ppa"], "pdk": job.pdk, **out}
 

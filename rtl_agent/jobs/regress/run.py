@@ -10,6 +10,7 @@ from pathlib import Path
 
 from eda.flow import calibrate as flow_calibrate, evaluate
 from eda.fsutil import atomic_write
+from eda.pnr import Routed
 from eda.report import is_proven, is_unproven
 from eda.sandbox import isolation_mode
 from eda.stages import STAGES
@@ -55,16 +56,15 @@ def candidate_row(label, rep, equiv: bool) -> dict:
 def routed_row(job, task) -> dict:
     """The reference placed and routed (the pnr stage after its synthesis and timing: `regress --pnr`)."""
     rep = evaluate(job.replace(stages=tuple(job.stages) + ("pnr",)), task.reference_sources())
-    st = rep.stages.get("pnr")
-    if not (rep.ok and st):
+    r = Routed.of(rep) if rep.ok else None
+    if r is None:
+        st = rep.stages.get("pnr")
         bad = st or rep.stages.get(rep.failed_stage)
         why = bad.diagnostics[0].message if bad and bad.diagnostics else rep.status
         return {"pnr_status": st.status if st else f"not reached ({rep.failed_stage})", "pnr_reason": why[:300]}
-    d = st.data
-    return {"pnr_status": "pass", "pnr_s": round(st.seconds, 1), "routed_delay_ns": d["delay_ns"],
-            "routed_power_w": d["power_w"], "routed_area_um2": d["cell_area_um2"], "core_area_um2": d["core_area_um2"],
-            "routed_ppa": d["cell_area_um2"] * d["delay_ns"] * d["power_w"], "wirelength_um": d["wirelength_um"],
-            "vias": d["vias"], "drc": d["drc"]}
+    return {"pnr_status": "pass", "pnr_s": round(r.seconds, 1), "routed_delay_ns": r.delay_ns,
+            "routed_power_w": r.power_w, "routed_area_um2": r.area_um2, "core_area_um2": r.core_area_um2,
+            "routed_ppa": r.ppa, "wirelength_um": r.wirelength_um, "vias": r.vias, "drc": r.drc}
 
 
 def score_design(task, candidates: list, pdk: str, equiv: bool = False, pnr: bool = False) -> dict:

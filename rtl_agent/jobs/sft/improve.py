@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from eda.pdk import DEFAULT_PDK
 from rtl_agent import prompts
 from rtl_agent.focus import View
 
@@ -90,7 +91,7 @@ def line_answer(worse: str, better: str) -> tuple[str, str] | None:
     return pre, new[len(head):] + "\n"
 
 
-def pairs_for(d, ok: list, pdk="nangate45", min_ratio=MIN_RATIO, confirm_pdk=None) -> tuple[list, list]:
+def pairs_for(d, ok: list, pdk=DEFAULT_PDK, min_ratio=MIN_RATIO, confirm_pdk=None) -> tuple[list, list]:
     """(pairs, found) of one design: ok is data._check_design's [(variant, report)]; found lists
     {worse, better, ratio, kinds} for every (worse, better) that cleared the checks. With confirm_pdk, a pair
     must clear min_ratio on that library too (other_pdk_ratio); the ones that do not are listed with
@@ -137,7 +138,7 @@ def pairs_for(d, ok: list, pdk="nangate45", min_ratio=MIN_RATIO, confirm_pdk=Non
     return out, found
 
 
-def generated_improve(seed=0, per_family=4, pdk="nangate45", workers=2, log=print, families="improve",
+def generated_improve(seed=0, per_family=4, pdk=DEFAULT_PDK, workers=2, log=print, families="improve",
                       min_ratio=MIN_RATIO, confirm_pdk=None) -> tuple[list, dict]:
     """Improvement pairs from the generated designs of `families`; (pairs, counts for the manifest)."""
     from .generator import designs
