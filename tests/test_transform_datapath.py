@@ -1,4 +1,7 @@
 """Kind `datapath` (e-graph rewriting): real parser, real egglog, real flow (Yosys equivalence + synthesis)."""
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -164,7 +167,7 @@ def test_rules_keep_meaning_on_mixed_widths():
         ("mux", 8, s, ("mul", 8, c8, ("const", 8, 4)), ("shl", 8, d8, ("const", 3, 2))),
     ]
     for t in terms:
-        r = egraph.saturate([t], node_cap=3000, seconds=2.0)
+        r = egraph.saturate([t], node_cap=3000)
         for mode in ("area", "delay"):
             try:
                 best = egraph.extract(r, Model("nangate45", mode))
@@ -185,3 +188,37 @@ def test_signed_shift_printed_in_its_own_wire():
            "    wire signed [7:0] xs = x;\n    wire [7:0] t = xs >>> k;\n    assign y = s ? t : (b >> k);\nendmodule\n")
     assert ">>>" in body and ">>>" not in expr
     assert evaluate(_job("sh", ref), {"sh.v": cand}).equiv_status == "proven"
+
+
+MAXES = """module mx (input [7:0] a, b, c, d, output [7:0] m);
+    wire [7:0] m1 = (a > b) ? a : b;
+    wire [7:0] m2 = (m1 > c) ? m1 : c;
+    assign m = (m2 > d) ? m2 : d;
+endmodule
+"""
+
+
+def _menu(d):
+    """What the kind offers on d (site, mode, extracted terms, their costs) and the e-graph work behind each
+    (iterations, e-nodes, why it stopped): options() labels these candidates."""
+    return [(c[0].label, c[1], c[2], c[3], c[4], c[5].iterations, c[5].nodes, c[5].stopped)
+            for c in T.REGISTRY["datapath"].candidates(d)]
+
+
+def test_menu_is_the_same_under_cpu_load():
+    """The e-graph stops on work caps, not wall time: busy loops on every core change nothing (under the former
+    0.8 s cap an idle machine offered this chain of maxes delay-first, a loaded one, 10 runnable on 2 cores,
+    offered nothing)."""
+    d = T.Design(MAXES, "mx")
+    quiet = _menu(d)
+    assert quiet and quiet[0][-1] == "saturated", quiet
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range((os.cpu_count() or 2) + 1)]
+    try:
+        time.sleep(0.3)
+        loaded = _menu(d)
+        assert all(p.poll() is None for p in busy)         # the load lasted the whole computation
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    assert loaded == quiet

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
 
 from .. import register
 from ..base import Design, Option, Transform, TransformError
@@ -20,8 +19,11 @@ from .sites import sites
 from ..syntax import splice
 
 ARITH = ("add", "sub", "addsub", "mul", "shl", "shr", "sra", "lt", "slt", "eq", "max", "min")
-BUDGET_S = 2.0          # per design, over all sites
+# work caps, not wall time, so a seeded run lists the same menu under any machine load: a site's e-graph stops
+# at NODE_CAP e-nodes (or egraph's iteration cap), and no further site starts once a design's e-graphs together
+# hold DESIGN_NODES (on an idle machine the former 2 s per design reached two of c910_lza's 1182-node sites)
 NODE_CAP = 4000
+DESIGN_NODES = 2000
 DELAY_NODES = 1500
 
 
@@ -57,7 +59,7 @@ class Datapath(Transform):
     name = "datapath"
     summary = "share mutually exclusive operators, rebalance chains, fold constants (e-graph, PDK cost model)"
 
-    def candidates(self, d: Design, budget_s: float = BUDGET_S):
+    def candidates(self, d: Design, design_nodes: int = DESIGN_NODES):
         """[(site, mode, best terms, old cost, new cost, stats)] for every site with a cheaper equal form."""
         try:
             from . import egraph
@@ -65,17 +67,17 @@ class Datapath(Transform):
         except ImportError as e:        # requirements.txt pins egglog; say what is missing, as the parser does
             raise TransformError(f"egglog is not installed (bash scripts/setup.sh): {e}") from None
         found, _ = sites(d.parsed())
-        t0, out = time.monotonic(), []
+        spent, out = 0, []
         for site in found:
             if sum(op_counts(site.roots).values()) < 2:
                 continue
-            left = budget_s - (time.monotonic() - t0)
-            if left <= 0.05:
+            if spent >= design_nodes:
                 break
             try:
-                res = egraph.saturate(site.roots, node_cap=NODE_CAP, seconds=min(left, 0.8))
+                res = egraph.saturate(site.roots, node_cap=NODE_CAP)
             except ValueError:
                 continue
+            spent += res.nodes
             seen = set()
             # the delay-first extraction is the slower one and egglog's extractor fails on it more often as the
             # graph grows: only on small graphs
@@ -113,7 +115,8 @@ class Datapath(Transform):
             raise TransformError(f"datapath site {o.site!r} is not in this design")
         best = _CACHE.get(_key(d.code, site.label, mode))
         if best is None:
-            got = [c for c in self.candidates(d, budget_s=10.0) if c[0].label == site.label and c[1] == mode]
+            got = [c for c in self.candidates(d, design_nodes=5 * DESIGN_NODES)
+                   if c[0].label == site.label and c[1] == mode]
             if not got:
                 raise TransformError(f"no cheaper {mode}-first form of {o.site}")
             best = got[0][2]

@@ -1,14 +1,15 @@
 """Datapath terms in an egglog e-graph: width-carrying constructors, a width analysis, guarded rewrite rules,
 bounded saturation and extraction by a cost model.
 
-    r = saturate(roots, node_cap=4000, seconds=1.0)    Result: the e-graph, its root handles, run statistics
+    r = saturate(roots, node_cap=4000, max_iter=30)    Result: the e-graph, its root handles, run statistics
     terms = extract(r, costs.Model(pdk, "area"))       one best term per root (ir tuples); ValueError when
                                                         egglog's extractor fails (it panics on some graphs)
 
 Every rule keeps the result width of what it rewrites; `width` is a function without a merge, so a rule that
 would union terms of different widths makes egglog raise (a soundness alarm beside the flow's proof). Rules
 that can make a chain explode (commutativity, associativity) run under a back-off scheduler with a match limit,
-one iteration at a time, until nothing changes, the node cap or the time cap.
+one iteration at a time, until nothing changes, the node cap or the iteration cap. The caps count work, not
+time, so a design gets the same e-graph (and the same options) under any machine load.
 """
 from __future__ import annotations
 
@@ -292,10 +293,10 @@ def size(eg) -> int:
     return sum(n for f, n in eg.all_function_sizes() if f is not width)
 
 
-def saturate(roots, node_cap: int = 4000, seconds: float = 1.0, match_limit: int = 200,
-             max_iter: int = 30, algebra: bool = True) -> Result:
-    """Load roots and apply the rules until saturation or a cap. Raises ValueError when a rule tried to merge
-    terms of different widths (the width analysis' alarm)."""
+def saturate(roots, node_cap: int = 4000, match_limit: int = 200, max_iter: int = 30,
+             algebra: bool = True) -> Result:
+    """Load roots and apply the rules until saturation or a work cap (node_cap e-nodes, max_iter iterations).
+    Raises ValueError when a rule tried to merge terms of different widths (the width analysis' alarm)."""
     widths, share, alg = _rulesets()
     t0 = time.monotonic()
     eg = EGraph()
@@ -304,6 +305,7 @@ def saturate(roots, node_cap: int = 4000, seconds: float = 1.0, match_limit: int
     res = Result(eg, handles)
     try:
         eg.run(run(widths).saturate())
+        before = (size(eg), eg.function_size(width))
         for it in range(max_iter):
             sched = run(share, scheduler=back_off(match_limit=match_limit))
             if algebra:
@@ -311,13 +313,16 @@ def saturate(roots, node_cap: int = 4000, seconds: float = 1.0, match_limit: int
             rep = eg.run(sched + run(widths).saturate())
             res.iterations = it + 1
             res.nodes = size(eg)
-            if not rep.updated:
+            # egglog reports an update whenever a rule re-derives a known term, so the loop stops on the e-graph
+            # itself: an iteration that adds no e-node and merges no e-class (width has one row per e-class)
+            # leaves the next one (a fresh back-off scheduler) the same graph; on the project's designs and RTLLM
+            # none changed again within 30 iterations after such a one
+            now = (res.nodes, eg.function_size(width))
+            if not rep.updated or now == before:
                 break
+            before = now
             if res.nodes > node_cap:
                 res.stopped = f"node cap ({res.nodes} > {node_cap})"
-                break
-            if time.monotonic() - t0 > seconds:
-                res.stopped = f"time cap ({seconds:.1f} s)"
                 break
         else:
             res.stopped = f"iteration cap ({max_iter})"
