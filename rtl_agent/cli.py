@@ -13,7 +13,7 @@ import importlib
 import signal
 import sys
 
-COMMANDS = ["eval", "equiv", "pdk", "regress", "optimize", "cover", "sft", "task"]
+COMMANDS = ["eval", "equiv", "pdk", "regress", "optimize", "cover", "sft", "task", "fit_costs"]
 
 EPILOG = """examples:
   rtl-agent eval adder.v --top adder --pdk nangate45 --tb tb.v      score one design

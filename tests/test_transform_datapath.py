@@ -222,3 +222,21 @@ def test_menu_is_the_same_under_cpu_load():
             p.kill()
             p.wait()
     assert loaded == quiet
+
+
+@pytest.mark.requires("yosys", "sta")
+def test_fit_costs_command_measures_named_entries_and_keeps_the_rest(tmp_path, capsys):
+    import json
+
+    from rtl_agent.cli import main
+    out = tmp_path / "costs.json"
+    out.write_text(json.dumps({"pdks": {"nangate45": {"mul": {"8": [1.0, 0.1]}}}}))
+    assert main(["fit-costs", "--pdks", "nangate45", "--widths", "4", "--ops", "add", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    area, delay = data["pdks"]["nangate45"]["add"]["4"]
+    assert area > 0 and delay > 0
+    assert data["pdks"]["nangate45"]["mul"] == {"8": [1.0, 0.1]}          # not named: kept
+    assert data["how"]["command"] == "rtl-agent fit-costs" and data["how"]["ops"] == ["add"]
+    assert main(["fit-costs", "--ops", "add,div", "--out", str(out)]) == 2
+    (err,) = capsys.readouterr().err.strip().splitlines()                  # one line, naming what is wrong
+    assert err.startswith("rtl-agent: error: fit-costs: unknown div (PDKs: nangate45")
