@@ -6,7 +6,8 @@ in any tool: defines become a first file of `` `define `` lines (every tool read
 compilation unit), included files are added (written beside the sources, never compiled on their own:
 eda.sources.write_all), and top parameters are written into the top module's own declaration (its default
 value replaced at the parse tree's source range), so lint, simulation, equivalence, synthesis and the cache
-all see the same specialised design.
+all see the same specialised design. A design Icarus or Yosys cannot read (SystemVerilog as teams write it:
+packages, `parameter type`, ...) is lowered to one Verilog-2005 module by eda.sv_lower.
 
     texts = gather(["rtl/axis_fifo.v"], params=["DEPTH=16"], top="axis_fifo")
 
@@ -18,6 +19,7 @@ import shlex
 from pathlib import Path
 
 from .hdl import instantiations, module_names, strip_comments
+from .sv_lower import LowerError, lower_if_needed
 
 DEFINES_FILE = "rtla_defines.v"      # first file of the design when -D / +define+ are given
 _INCLUDE_RE = re.compile(r'^\s*`include\s+"([^"]+)"', re.M)
@@ -91,9 +93,11 @@ def parse_params(items) -> dict:
     return out
 
 
-def gather(sources=(), filelists=(), incdirs=(), defines=(), params=None, top: str | None = None) -> dict:
+def gather(sources=(), filelists=(), incdirs=(), defines=(), params=None, top: str | None = None,
+           lower: bool = True) -> dict:
     """name -> text of the design (see the module's docstring). `defines`: "N[=V]" items or a dict; `params`:
-    "N=V" items or a dict. `top`: the top module (checked against the sources; parameters need it)."""
+    "N=V" items or a dict. `top`: the top module (checked against the sources; parameters need it). `lower`:
+    False gives the sources as they are, even where a tool of the flow cannot read them."""
     srcs, incs, defs = [Path(s) for s in sources], [Path(d) for d in incdirs], {}
     for fl in filelists or ():
         s, inc, d = read_filelist(fl)
@@ -112,7 +116,11 @@ def gather(sources=(), filelists=(), incdirs=(), defines=(), params=None, top: s
         raise DesignInputError("no module in the sources given" if srcs else "no source files given")
     top = check_top(texts, top)
     ps = params if isinstance(params, dict) else parse_params(params)
-    return specialise(texts, top, ps) if ps else texts
+    texts = specialise(texts, top, ps) if ps else texts
+    try:
+        return lower_if_needed(texts, top) if lower else texts
+    except LowerError as e:
+        raise DesignInputError(str(e)) from None
 
 
 def _add_includes(texts: dict, srcs: list, incs: list):

@@ -27,7 +27,7 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
             status = "fail"
             # Icarus 11 says "sorry: ... not yet supported" for SystemVerilog it lacks (casts, ...): a gap in
             # the tool, not an error in the design; Verilator decides, as the sim stage falls back to it
-            icarus_unsupported = verilator and _only_unsupported(r.out)
+            icarus_unsupported = verilator and only_unsupported(r.out)
             if icarus_unsupported:
                 status = "pass"
         if status == "pass" and verilator:
@@ -54,7 +54,7 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
                        out_log[-2000:])
 
 
-def _only_unsupported(out: str) -> bool:
+def only_unsupported(out: str) -> bool:
     """Icarus failed only with "sorry" (not supported yet) messages, plus its error count lines."""
     lines = [ln.strip() for ln in out.splitlines() if ln.strip()]
     sorry = [ln for ln in lines if "sorry:" in ln]

@@ -25,6 +25,7 @@ _DPI_RE = re.compile(r"\b(import|export)\s+\"DPI(-C)?\"")
 _CPP_RE = re.compile(r"\$c(?:pure|\d+)?\s*\(|`systemc_\w+|`verilator_config")
 _INCLUDE_RE = re.compile(r"`include\s+[\"<]([^\">]*)[\">]")
 _PASS_RE = re.compile(r"pass(ed)?\b|failures?\b", re.I)
+_PACKAGE_RE = re.compile(r"^\s*package\s+\w+\s*;", re.M)
 
 
 def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
@@ -59,7 +60,8 @@ def screen(text: str, name: str = "candidate.v", max_bytes: int = 2_000_000,
             reasons.append(f"{name}:{line_of(m.start())}: string {m.group(0)[:60]} imitates a testbench verdict")
     # a header, or a file of `define lines (-D: eda.design_inputs), is part of a design without a module
     directives_only = all(ln.lstrip().startswith("`") for ln in code.splitlines() if ln.strip())
-    if not module_names(text) and not reasons and not str(name).endswith((".vh", ".svh")) and not directives_only:
+    units = module_names(text) or _PACKAGE_RE.search(code)      # a package is part of a design too
+    if not units and not reasons and not str(name).endswith((".vh", ".svh")) and not directives_only:
         reasons.append(f"{name}: no module declaration found")
     if expand and not reasons and _MACRO_RE.search(code):
         reasons += _expanded_reasons(text, name)

@@ -66,15 +66,6 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-def _read(paths) -> dict:
-    out = {}
-    for p in paths:
-        if not p.is_file():
-            raise FileNotFoundError(f"no such file: {p}")
-        out[p.name if p.name not in out else str(p)] = p.read_bytes().decode("utf-8", "replace")
-    return out
-
-
 def _observe(path: Path | None, top: str):
     """The rule in FILE: the file itself, or its entry for `top` in a file of rules per design."""
     if path is None:
@@ -99,11 +90,9 @@ def run(args) -> int:
     if args.depth < 1 or args.cycles < 1 or args.timeout <= 0:
         raise ValueError("--depth and --cycles must be >= 1 and --timeout > 0")
     rule = _observe(args.observe, args.top)
-    if design_args.given(args):
-        cand = design_args.texts(args, args.candidate)
-        ref = design_args.texts(args, args.ref, top=args.ref_top or args.top)
-    else:
-        cand, ref = _read(args.candidate), _read(args.ref)
+    # read as eval reads a design (a design Icarus or Yosys cannot read is lowered: eda.sv_lower)
+    cand = design_args.texts(args, args.candidate)
+    ref = design_args.texts(args, args.ref, top=args.ref_top or args.top)
     st = equivalence(cand, ref, args.top, rule, clock=args.clock, reset=args.reset,
                      reset_active_low=args.reset_active_low, depth=args.depth, cosim_cycles=args.cycles,
                      timeout_s=args.timeout, seed=args.seed, ref_top=args.ref_top)
