@@ -2,7 +2,8 @@
 
 Layers (bottom to top): `eda/` (EDA feedback) imports nothing of the project's other packages;
 `training/` (the generic RL loop) imports no `eda`, `rtl_agent` or `designs`; `designs/` (tasks) may
-import `eda` but not `rtl_agent` or `training`; `rtl_agent/` (CLI and jobs) is the top.
+import `eda` but not `rtl_agent` or `training`; `rtl_agent/` (CLI and jobs) is the top. None imports `bench`
+(the benchmarks measure the product, never the reverse).
 
 Every import counts, at module level or inside a function: `import a.b` is an edge to `a.b`,
 `from .x import y` is an edge to the module `x.y` when `y` is a submodule, else to `x`; relative
@@ -19,9 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("rtl_agent", "eda", "training", "designs")
 # package -> project packages it must not import
-FORBIDDEN = {"eda": ("rtl_agent", "training", "designs"),
-             "training": ("eda", "rtl_agent", "designs"),
-             "designs": ("rtl_agent", "training")}
+FORBIDDEN = {"eda": ("rtl_agent", "training", "designs", "bench"),
+             "training": ("eda", "rtl_agent", "designs", "bench"),
+             "designs": ("rtl_agent", "training", "bench"),
+             "rtl_agent": ("bench",)}
 MAX_FUNCTION_LINES = 100
 
 

@@ -5,6 +5,7 @@ import shutil
 
 import pytest
 
+from designs.evalsets import HEADROOM
 from rtl_agent import prompts
 from rtl_agent.edits import apply_blocks, parse_blocks
 from rtl_agent.jobs.sft import data as sft_data
@@ -72,13 +73,13 @@ def test_pairs_are_proven_better_and_in_the_jobs_format():
 
 
 def test_refuses_headroom_rewrites_by_path_and_content(tmp_path):
-    heads = sorted(f for f in sft_data.HEADROOM.glob("**/*.v")) if sft_data.HEADROOM.is_dir() else []
+    heads = sorted(f for f in HEADROOM.glob("**/*.v")) if HEADROOM.is_dir() else []
     if not heads:
         pytest.skip("no bench/headroom rewrites in this checkout")
     evals = sft_data.eval_items()
-    assert str(heads[0].relative_to(sft_data.HEADROOM)) in evals.get("headroom", {})   # (others may be adding files)
+    assert str(heads[0].relative_to(HEADROOM)) in evals.get("headroom", {})   # (others may be adding files)
     with pytest.raises(ValueError, match="evaluation sets"):
-        sft_data.collect_files([sft_data.HEADROOM], evals)
+        sft_data.collect_files([HEADROOM], evals)
     with pytest.raises(ValueError, match="evaluation sets"):
         sft_data.collect_files([heads[0]], evals)
     (tmp_path / "mine").mkdir()

@@ -7,8 +7,9 @@
 
 Sources: generated designs (rtl_agent.jobs.sft.generator; every variant linted, proven equivalent to the family's
 first one and synthesized before use), RTL files and folders (split into modules), the project's tasks.
-RTLLM, VerilogEval and bench/headroom are evaluation sets: a path inside any, or a file whose text is one of theirs,
-is refused, and `overlap` measures what is left against both (exact hash and token n-grams).
+RTLLM, VerilogEval and the headroom rewrites are evaluation sets (designs.evalsets says which paths and texts): a path
+inside any, or a file whose text is one of theirs, is refused, and `overlap` measures what is left against both (exact
+hash and token n-grams).
 """
 from __future__ import annotations
 
@@ -18,14 +19,12 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from designs.evalsets import HDL, eval_items, is_eval_path  # noqa: F401 - eval_items: callers ask here too
 from eda.hdl import normalise, strip_comments
 from rtl_agent import prompts
 from rtl_agent.edits import apply_blocks
 from rtl_agent.focus import View
 
-HDL = (".v", ".sv", ".vh", ".svh")
-EVAL_MARKS = ("rtllm", "verilog-eval", "verilog_eval", "verilogeval", "headroom")
-HEADROOM = Path(__file__).resolve().parents[3] / "bench" / "headroom"   # hand-written PPA rewrites: measurement only
 NGRAM = 10                  # tokens per n-gram in the overlap check
 DROP_AT = 0.5               # a pair sharing this share of its n-grams with one evaluation item is dropped
 
@@ -183,30 +182,7 @@ def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print, famil
     return pairs, {"designs": len(ds), "variants": n_var, "verified": n_ok, "families": families, "rename": rename}
 
 
-# ---- files ---------------------------------------------------------------------------------------
-def is_eval_path(p: Path) -> bool:
-    return any(m in part.lower() for part in Path(p).resolve().parts for m in EVAL_MARKS)
-
-
-def eval_items() -> dict:
-    """{suite: {item name: text}}: RTLLM references + descriptions, VerilogEval references + prompts, and the
-    headroom rewrites (bench/headroom: RTLLM designs and project tasks rewritten for PPA; suite "headroom",
-    present when the folder has files)."""
-    from designs import rtllm, verilog_eval
-    items = {"RTLLM": {}, "VerilogEval": {}}
-    for f in rtllm.root().glob("**/*"):
-        if f.is_file() and (f.suffix in HDL or f.name == "design_description.txt") and "testbench" not in f.name:
-            items["RTLLM"][str(f.relative_to(rtllm.root()))] = f.read_text(errors="replace")
-    for f in verilog_eval.root().glob("Prob*"):
-        if f.name.endswith(("_ref.sv", "_prompt.txt")):
-            items["VerilogEval"][f.name] = f.read_text(errors="replace")
-    heads = {str(f.relative_to(HEADROOM)): f.read_text(errors="replace")
-             for f in sorted(HEADROOM.glob("**/*")) if f.is_file() and f.suffix in HDL} if HEADROOM.is_dir() else {}
-    if heads:
-        items["headroom"] = heads
-    return items
-
-
+# ---- files (eval_items, is_eval_path: designs.evalsets) ----------------------------------------------
 def _hash(text: str) -> str:
     return hashlib.sha256(normalise(text).encode()).hexdigest()
 
