@@ -45,6 +45,8 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
             if icarus_unsupported:
                 tool = "verilator (Icarus 11: unsupported SystemVerilog)"
         diags = loop_diags or (parse_diagnostics(out_log) if status != "pass" else [])
+        if status == "fail" and tool == "iverilog":
+            _quote(diags, wd)
         if status != "pass" and not diags:
             reason = f"stopped by the {r.limit or 'wall'} limit" if status in ("timeout", "error") else out_log.strip()[-300:]
             diags = [Diagnostic(reason or "lint failed")]
@@ -52,6 +54,16 @@ def lint(sources, top: str | None = None, workdir: Path | None = None, limits: L
                        ICARUS.version() + (" / " + VERILATOR.version() if verilator else ""),
                        diags, {"warnings": len(parse_diagnostics(out_log, only_errors=False)) - len(diags)},
                        out_log[-2000:])
+
+
+def _quote(diags, wd: Path):
+    """Icarus 11 says only "syntax error" where it cannot read a construct (SystemVerilog it lacks): the line it
+    stopped at says which (`rtl-agent eval` lowers a design slang reads: eda.sv_lower)."""
+    for d in diags:
+        if d.file and d.line and d.message.lower().startswith("syntax error") and (wd / d.file).is_file():
+            lines = (wd / d.file).read_text(errors="replace").splitlines()
+            if 0 < d.line <= len(lines) and lines[d.line - 1].strip():
+                d.message += f" at `{lines[d.line - 1].strip()[:80]}`"
 
 
 def only_unsupported(out: str) -> bool:

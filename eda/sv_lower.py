@@ -39,10 +39,11 @@ def lower_if_needed(texts: dict, top: str, limits: Limits | None = None) -> dict
         return texts
     lim = limits or Limits(wall_s=120, cpu_s=240, mem_mb=4096)
     with Sandbox(prefix="rtla-svlower-") as sb:
-        files = _write(texts, sb.path)
+        files = write_all(texts, sb.path)       # as every stage writes them: headers beside the sources
         why = _unreadable(files, top, sb.path, lim)
         if why is None:
             return texts
+        _headers_in_folders(texts, sb.path)
         lowered = _lower(files, top, sb.path, lim, why)
     if lowered is None:
         return texts
@@ -52,10 +53,9 @@ def lower_if_needed(texts: dict, top: str, limits: Limits | None = None) -> dict
     return {f"{top}.v": head + lowered}
 
 
-def _write(texts: dict, folder: Path) -> list[Path]:
-    """The sources written as the compilers read them (eda.sources.write_all), and each header again where an
-    `include names it with a folder (`include "common_cells/registers.svh")."""
-    files = write_all(texts, folder)
+def _headers_in_folders(texts: dict, folder: Path):
+    """Each header again where an `include names it with a folder (`include "common_cells/registers.svh"): the
+    stages write headers beside the sources, where such an `include does not find them; the lowering does."""
     by_name = {Path(n).name: t for n, t in texts.items()}
     for t in texts.values():
         for inc in _INCLUDE_RE.findall(t) if isinstance(t, str) else ():
@@ -64,17 +64,16 @@ def _write(texts: dict, folder: Path) -> list[Path]:
                 (folder / p).parent.mkdir(parents=True, exist_ok=True)
                 body = by_name[p.name]
                 (folder / p).write_bytes(body if isinstance(body, bytes) else body.encode())
-    return files
 
 
 def _unreadable(files, top: str, wd: Path, lim: Limits) -> str | None:
     """Why Icarus (-g2012, elaborating the top) or Yosys (read_verilog -sv) cannot read the design, or None.
     Icarus' "sorry: not supported" alone is no reason: lint passes such a design on Verilator's word."""
     names = [f.name for f in files]         # relative: a message names the file, not the temporary folder
-    r = run(ICARUS.compile_cmd(names, "read.vvp", top, extra=("-I.",)), wd, lim)
+    r = run(ICARUS.compile_cmd(names, "read.vvp", top), wd, lim)
     if not r.ok and not only_unsupported(r.out):
         return f"Icarus 11 cannot read it: {_first_error(r.out)}"
-    reads = "; ".join([f"read_verilog -sv -I. {' '.join(names)}", f"hierarchy -top {top}"])
+    reads = "; ".join([f"read_verilog -sv {' '.join(names)}", f"hierarchy -top {top}"])
     r = run(YOSYS.commands_cmd(reads), wd, lim)
     if not r.ok:
         return f"Yosys read_verilog cannot read it: {_first_error(r.out)}"

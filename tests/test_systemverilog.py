@@ -76,7 +76,9 @@ def _files(tmp_path):
 def test_the_constructs_of_the_issue_go_through_every_job(tmp_path):
     files = _files(tmp_path)
     raw = gather(files, top="demo", lower=False)
-    assert lint(raw, "demo").status == "fail"          # Icarus 11: syntax error in the package
+    st = lint(raw, "demo")                             # Icarus 11 cannot read the package; the error says what
+    assert st.status == "fail" and (st.diagnostics[0].file, st.diagnostics[0].line) == ("demo_pkg.sv", 3)
+    assert st.diagnostics[0].message == "syntax error at `localparam int unsigned W = 4;`"
     texts = gather(files, top="demo")
     assert list(texts) == ["demo.v"] and "lowered from demo_pkg.sv, demo.sv" in texts["demo.v"]
     assert "rtla-svlower" not in texts["demo.v"]       # no temporary folder in the text: the same text each time
