@@ -41,8 +41,8 @@ FIND = 1.10
 
 def ceilings() -> dict:
     """design -> (ceiling ratio on nangate45, noise floor, suite) from the headroom map; the floor is the
-    map's own (bench.headroom.floors: five perturbation kinds)."""
-    from bench.headroom import best, floors
+    map's own (bench.headroom_map.floors: five perturbation kinds)."""
+    from bench.headroom_map import best, floors
     p = RESULTS / "headroom.json"
     if not p.exists():
         raise SystemExit(f"{p} is missing: run `python bench/headroom.py run` first")
@@ -128,7 +128,7 @@ def _proven(eda: dict) -> bool:
 
 
 def summarize(runs: list, ceil: dict) -> list[dict]:
-    from bench.headroom import above
+    from bench.headroom_map import above
     rows = []
     for task in dict.fromkeys(r["task"] for r in runs):
         ok = [r for r in runs if r["task"] == task and "error" not in r]
@@ -160,7 +160,7 @@ def geomean(xs) -> float:
 
 
 def write_report(rows: list, runs: list, a, elapsed: float, ceil: dict):
-    from bench.headroom import counted, geomean as gm
+    from bench.headroom_map import counted, geomean as gm
     rtllm = [d for d, (_, _, s) in ceil.items() if s == "rtllm"]
     ceil_all = gm([counted(c, nf) for c, nf, s in ceil.values() if s == "rtllm"])
     found = {}

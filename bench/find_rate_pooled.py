@@ -28,7 +28,7 @@ def adapter_of(md: Path) -> str:
 
 def pool(ceil: dict, reports: list[Path]) -> list[dict]:
     from bench.find_rate import FIND
-    from bench.headroom import counted
+    from bench.headroom_map import counted
     rows = {}
     for p in reports:
         label = f"{p.stem} ({adapter_of(p.with_suffix('.md'))})"

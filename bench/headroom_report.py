@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.common import header, md_table, write_rows
-from bench.headroom import HEADROOM, PDKS, above, best, counted, floors, geomean
+from bench.headroom_map import HEADROOM, PDKS, above, best, counted, floors, geomean
 
 PUBLISHED = 0.349      # per-design test-time RL on RTLLM v2.0, Nangate45, testbench-only checks (PPA product)
 

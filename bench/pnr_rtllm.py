@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 import pandas as pd  # noqa: E402
 
 from bench.common import header, md_table, write_rows, write_with_reading  # noqa: E402
-from bench.headroom import HEADROOM, above, best, floors  # noqa: E402
+from bench.headroom_map import HEADROOM, above, best, floors  # noqa: E402
 from eda.flow import calibrate, evaluate  # noqa: E402
 from eda.sandbox import Limits  # noqa: E402
 from eda.tools import OPENROAD  # noqa: E402
