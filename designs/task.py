@@ -74,7 +74,9 @@ class Task:
         """filename -> text of the reference, its top renamed to `top` when they differ."""
         out = {}
         texts = _gathered(self.reference, self.design, self.ref_top or self.top) if self.design else {}
-        for p in self.reference:
+        # a reference the tools cannot read comes back lowered into one module (eda.sv_lower): that is the reference
+        lowered = bool(texts) and not any(p.name in texts for p in self.reference)
+        for p in [Path(n) for n in texts] if lowered else self.reference:
             text = texts.pop(p.name, None) or read_source(p)
             if self.ref_top and self.ref_top != self.top:
                 text = re.sub(rf"(?<![\w$]){re.escape(self.ref_top)}(?![\w$])", self.top, text)
