@@ -1,5 +1,6 @@
-"""Which action format lets the bundled model produce a new, verified design? full / diff / mixed,
-with the answer prefilled or not, at the same sampling settings (issue #14).
+"""Which action format lets the bundled model produce a new, verified design? full (the `rewrite` kind) or
+diff (the `line` kind), with the answer prefilled or not, at the same sampling settings (issue #14; the `mixed`
+arm went with the single --edit action).
 
 For every task, seed and arm: one optimize step from the reference (the root of the pool), G
 samples, no training (this measures the action format, not learning). A candidate counts as a
@@ -32,7 +33,9 @@ PROJECT = ["adder16", "alu8", "counter8", "crc8", "fifo8x4", "fsm_seq", "gray_co
            "prio_enc8", "c910_lza"]
 RTLLM = ["comparator_3bit", "comparator_4bit", "sub_64bit", "multi_8bit", "JC_counter", "ring_counter", "LFSR",
          "right_shifter", "pe", "counter_12"]
-ARMS = ["full+pre", "diff+pre", "mixed+pre", "full", "diff", "mixed"]
+ARMS = ["full+pre", "diff+pre", "full", "diff"]
+# the action kind that writes what the removed `--edit full|diff` did (there is no kind for its `mixed`)
+KIND_OF = {"full": "rewrite", "diff": "line"}
 
 
 def run_one(task, arm, seed, a, policy) -> list[dict]:
@@ -41,7 +44,8 @@ def run_one(task, arm, seed, a, policy) -> list[dict]:
     edit, pre = arm.split("+")[0], arm.endswith("+pre")
     out = Path(a.runs) / f"{task}-{arm.replace('+', '_')}-s{seed}"
     cfg = OptimizeConfig(task=task, out=str(out), steps=1, batch=1, group=a.group, max_tokens=a.max_tokens,
-                         seed=seed, train=False, pool=False, edit=edit, prefill=pre, repair=a.repair,
+                         seed=seed, train=False, pool=False, actions=KIND_OF[edit], kinds_per_parent=1,
+                         prefill=pre, repair=a.repair,
                          workers=1, resume=True, adapter=a.adapter, temperature=a.temperature,
                          line_edit=a.line_edit == "on", header=a.header == "on",
                          keep_lhs=a.keep_lhs == "on")
@@ -70,7 +74,7 @@ def summarise(rows, a, elapsed, skipped) -> list[str]:
     for r in rows:
         by[r["arm"]].append(r)
     arms = [x for x in ARMS if x in by]
-    lines = [f"# Action formats: full / diff / mixed, prefill on / off ({date.today().isoformat()})", "",
+    lines = [f"# Action formats: full / diff, prefill on / off ({date.today().isoformat()})", "",
              f"Model: bundled SmolLM2-135M-Instruct (policy `{a.policy}`, adapter `{a.adapter}`, CPU), no training. Per task, seed and arm: "
              f"one step from the reference, {a.group} samples of at most {a.max_tokens} tokens, temperature {a.temperature}, "
              f"re-prompts of a failed edit: {a.repair}. One-line edits: {a.line_edit} (left-hand side kept: {a.keep_lhs}); full rewrites prefilled with "
@@ -159,6 +163,8 @@ def main(argv=None) -> int:
     ap.add_argument("--adapter", default="default", help="SFT adapter merged into the model (default: the bundled "
                     "Verilog adapter; none: off; or a folder)")
     a = ap.parse_args(argv)
+    if set(a.arms.split(",")) - set(ARMS):
+        ap.error(f"--arms: choose from {', '.join(ARMS)}")
     from designs.task import TaskError
     from rtl_agent.policy import make_policy
     from training.loop import RunFolderError

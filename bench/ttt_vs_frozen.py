@@ -38,7 +38,7 @@ def run_one(task, mode, seed, a, base: Path) -> list[dict]:
     cfg = OptimizeConfig(task=task, out=str(out), steps=a.steps, batch=a.batch, group=a.group,
                          max_tokens=a.max_tokens, seed=seed, train=(mode == "ttt"), resume=True, backend=a.backend,
                          adapter=a.adapter,
-                         **({"edit": a.edit} if a.edit else {}), prefill=not a.no_prefill,
+                         **({"actions": a.actions} if a.actions else {}), prefill=not a.no_prefill,
                          temperature=a.temperature)
     t0 = time.time()
     optimize(cfg)
@@ -68,7 +68,8 @@ def write_md(rows, a, tools, elapsed):
              "stops at endmodule (full rewrite) or at its line's end (one-line edit). "
              f"Seeds {', '.join(map(str, range(a.seeds)))}. Same seeds in both modes, so step 1 (before any update) "
              f"is the same draw. Machine: 2 CPU cores, shared with other jobs. Wall time {elapsed / 60:.1f} min.",
-             f"Action: {a.edit or 'OptimizeConfig default'}, answer prefill {'off' if a.no_prefill else 'on'}. "
+             f"Action kinds: {a.actions or 'OptimizeConfig default'}, "
+             f"answer prefill {'off' if a.no_prefill else 'on'}. "
              f"Tools: {tools}.", "",
              "Mean over seeds. valid = fraction of samples that pass lint, simulation, equivalence, synthesis "
              "and STA; best = PPA_ref / PPA_best (1.0 = the reference; higher is better).", "",
@@ -181,8 +182,8 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--group", type=int, default=2)
     ap.add_argument("--max-tokens", type=int, default=128)
-    ap.add_argument("--edit", default=None, choices=("full", "diff", "mixed"),
-                    help="action format (default: OptimizeConfig's; bench/results/optimize_actions.md picks it)")
+    ap.add_argument("--actions", default=None, metavar="KINDS",
+                    help="optimize's action kinds, e.g. rewrite or line (default: OptimizeConfig's)")
     ap.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
     ap.add_argument("--no-prefill", action="store_true", help="do not start the model's answer")
     ap.add_argument("--adapter", default="default", help="SFT adapter: default (the bundled one), none, or a folder")

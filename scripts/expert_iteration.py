@@ -166,7 +166,7 @@ def expert_round(args):
         folder = task_folder(d, worse, out / "tasks")
         t0 = time.monotonic()
         try:
-            s = optimize(OptimizeConfig(task=str(folder), adapter=args.adapter, steps=args.steps, edit=args.edit,
+            s = optimize(OptimizeConfig(task=str(folder), adapter=args.adapter, steps=args.steps, actions=args.actions,
                                         out=str(out / "runs" / folder.name), workers=1))
         except Exception as e:                 # a task the flow cannot run: reported, not fatal
             runs.append({"task": folder.name, "error": repr(e)[:300]})
@@ -236,7 +236,7 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--skip", type=int, default=0, help="round: leave out the first SKIP held-out designs "
                     "(a second batch of the same round)")
-    ap.add_argument("--edit", default="full", choices=("full", "diff", "mixed"))
+    ap.add_argument("--actions", default="auto", help="round: the optimize job's action kinds (default auto)")
     ap.add_argument("--data", default="runs/sft/improve/data.jsonl", help="training pairs (to skip their designs)")
     ap.add_argument("--confirm-pdk", default="none",
                     help="round, pairs: keep a find only when its gain is >= 1.10 on this library too, e.g. "

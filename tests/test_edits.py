@@ -155,8 +155,8 @@ def test_diff_duplicate_and_repair_in_optimize(tmp_path):
     dup = block("    assign {cout, sum} = a + b + cin;", "    assign {cout, sum} = a + b + cin;  // same") + "```"
     bad = block("    assign q = z;", "    assign q = 0;") + "```"
     from rtl_agent.jobs.optimize import OptimizeConfig
-    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=3, batch=1, group=1, edit="diff", actions="",
-                         train=False, repair=1, workers=1, pool=False, prefill=False)
+    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=3, batch=1, group=1, actions="diff",
+                         kinds_per_parent=1, train=False, repair=1, workers=1, pool=False, prefill=False)
     pol = ScriptedPolicy([good, dup, bad, bad])     # step 3: the bad edit, then its (still bad) re-prompt
     _run(cfg, pol)
     assert all(c["prefill"] is None and c["stop"] == [">>>>>>> REPLACE"] for c in pol.calls)
@@ -214,7 +214,8 @@ def test_prefilled_edit_writes_only_the_replacement(tmp_path):
             ("line", True, False, "assign {cout, sum} = cin + b + a;\n", "    ", "= cin + b + a;"),
             ("block", False, False, "    assign {cout, sum} = cin + a + b;\n", "", "= cin + a + b;")):
         cfg = OptimizeConfig(task="adder16", out=str(tmp_path / name), steps=1, batch=1, group=1,
-                             edit="diff", actions="", train=False, workers=1, line_edit=line_edit, keep_lhs=keep_lhs)
+                             actions="line", kinds_per_parent=1, train=False, workers=1, line_edit=line_edit,
+                             keep_lhs=keep_lhs)
         pol = ScriptedPolicy([answer])
         _run(cfg, pol)
         assert pol.calls[0]["prefill"].endswith(head + pre)
@@ -228,8 +229,8 @@ def test_prefilled_edit_writes_only_the_replacement(tmp_path):
 def test_full_rewrite_prefilled_with_the_parent_header(tmp_path):
     from rtl_agent.jobs.optimize import OptimizeConfig
     from training.store import RunStore
-    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, edit="full",
-                         actions="", train=False, workers=1)
+    cfg = OptimizeConfig(task="adder16", out=str(tmp_path / "run"), steps=1, batch=1, group=1, actions="rewrite",
+                         kinds_per_parent=1, train=False, workers=1)
     pol = ScriptedPolicy(["    assign {cout, sum} = b + a + cin;\nendmodule\n```"])
     _run(cfg, pol)
     pre = pol.calls[0]["prefill"]

@@ -103,12 +103,12 @@ def test_an_edit_repair_round_answered_by_the_bundled_model(tmp_path):
     from rtl_agent.policy import make_policy
     from training.loop import Group
     from training.rows import Attempt, Candidate, Retry
-    env = OptimizeEnv(OptimizeConfig(task="adder16", edit="diff", repair=1, prefill=True), tmp_path)
+    env = OptimizeEnv(OptimizeConfig(task="adder16", repair=1, prefill=True), tmp_path)
     env.open()
     env.start(None)
     pol = make_policy("default", adapter="edit")
     env.attach(pol)
-    g = env._group(env.pool_[env.pool_.root], env.pool_.root, seed=1)
+    g = env._kind_group(env.pool_[env.pool_.root], env.pool_.root, 1, "line", 1)
     g = Group(g.prompt, 1, g.parent, g.prefill, {**g.info, "line_edit": False}, g.stop)
     bad = "```\n<<<<<<< SEARCH\n  assign nothing_here = 1'b0;\n=======\n  assign q = 0;\n>>>>>>> REPLACE\n```"
     retry = env.extract(bad, g, Attempt(0, g.prompt))

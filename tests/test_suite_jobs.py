@@ -33,12 +33,12 @@ def test_optimize_suite_gives_each_job_an_optimize_config(tmp_path, monkeypatch)
     monkeypatch.setattr(opt, "optimize", _fake_optimize(seen))
     out = tmp_path / "suite"
     assert _run("optimize", "--suite", "designs", "--designs", DESIGNS, "--out", str(out), "--steps", "3",
-                "--edit", "full", "--seed", "2") == 0
+                "--actions", "rewrite,diff", "--seed", "2") == 0
     assert [type(c) for c in seen] == [opt.OptimizeConfig] * 2
     assert [c.task for c in seen] == DESIGNS.split(",")
     for c in seen:
         assert Path(c.out) == (out / f"{c.task}-s2").resolve() and (Path(c.out) / suite_jobs.MARK).is_file()
-        assert (c.steps, c.edit, c.seed, c.resume, c.adapter) == (3, "full", 2, False, "edit")
+        assert (c.steps, c.actions, c.seed, c.resume, c.adapter) == (3, "rewrite,diff", 2, False, "edit")
     rows = json.loads((out / "summary.json").read_text())["designs"]
     assert [(r["design"], r["status"], r["steps"]) for r in rows] == [("adder16", "done", 3), ("counter8", "done", 3)]
 
@@ -84,7 +84,7 @@ def test_cli_defaults_are_the_config_defaults():
     d = defaults(opt.OptimizeConfig)
     a = build_parser().parse_args(["optimize", "adder16"])
     for k in ("model", "backend", "steps", "batch", "group", "pdk", "out", "seed", "train", "pool", "fixed_kl",
-              "from_spec", "max_tokens", "temperature", "stop", "lr", "edit", "prefill", "repair", "line_edit",
+              "from_spec", "max_tokens", "temperature", "stop", "lr", "actions", "prefill", "repair", "line_edit",
               "header", "keep_lhs", "accept_unproven", "workers", "resume"):
         assert getattr(a, k) == d[k], k
     from rtl_agent.commands.optimize import config_from_args

@@ -6,6 +6,7 @@ from rtl_agent import suite_jobs
 from rtl_agent.commands import defaults
 from rtl_agent.commands import task as task_cmd
 from rtl_agent.jobs.optimize import OptimizeConfig
+from rtl_agent.jobs.optimize.kinds import names as kind_names
 from rtl_agent.jobs.optimize.cross import describe
 from rtl_agent.jobs.optimize.routed import describe as describe_routed
 
@@ -100,15 +101,13 @@ def register(sub):
                    "'' for none, e.g. for designs with submodules)")
     p.add_argument("--lr", type=float, default=D["lr"], help="LoRA learning rate (default %(default)s)")
     p.add_argument("--eps", type=float, default=None, help="starting KL budget per group (default log 2)")
-    p.add_argument("--edit", default=D["edit"], choices=("full", "diff", "mixed"),
-                   help="action: full (write the whole new module), diff (SEARCH/REPLACE edits against the "
-                   "parent) or mixed (either); default %(default)s (see bench/results/optimize_actions.md)")
+    auto, every = kind_names(auto_only=True), kind_names()
     p.add_argument("--actions", default=D["actions"], metavar="KINDS",
                    help="action kinds the sampler mixes, chosen per parent by a bandit on the reward each kind earned "
-                   "on this design: auto (= transform,spec,rewrite,diff,decl,line; transform: the policy chooses "
-                   "among the verified transformations of rtl_agent/transforms, offered where one applies; tried "
-                   "first), a comma list of them (narrow: the old width-only choice), or legacy (only the --edit "
-                   "action); default %(default)s")
+                   f"on this design: auto (= {','.join(auto)}; transform: the policy chooses among the verified "
+                   "transformations of rtl_agent/transforms, offered where one applies; tried first), or a comma "
+                   f"list of {', '.join(every)} (not in auto: {', '.join(k for k in every if k not in auto)}); "
+                   "default %(default)s")
     add_choice_args(p)
     p.add_argument("--kinds-per-parent", type=int, default=D["kinds_per_parent"],
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
@@ -164,8 +163,7 @@ def config_from_args(args) -> OptimizeConfig:
                           eps0=D["eps0"] if args.eps is None else args.eps, workers=args.workers,
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
                           line_edit=args.line_edit, header=args.header, keep_lhs=args.keep_lhs,
-                          accept_unproven=args.accept_unproven, edit=args.edit,
-                          actions="" if args.actions == "legacy" else args.actions,
+                          accept_unproven=args.accept_unproven, actions=args.actions,
                           kinds_per_parent=args.kinds_per_parent, noise=args.noise,
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
                           chooser=args.chooser, choice_group=args.choice_group,

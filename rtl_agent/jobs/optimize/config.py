@@ -12,7 +12,7 @@ PENALTIES = {"extract": -1.0, "apply": -1.0, "duplicate": -0.3, "unproven": -0.4
 UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 # Environment fields that must match when a run is resumed (the loop adds its own: seed, lr, ...).
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
-               "valid_floor", "reward_cap", "edit", "prefill", "repair", "accept_unproven", "line_edit", "header",
+               "valid_floor", "reward_cap", "prefill", "repair", "accept_unproven", "line_edit", "header",
                "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges", "transforms", "chooser", "refind_cap", "choice_group",
                "option_memory", "explore")
 
@@ -53,8 +53,6 @@ class OptimizeConfig:
     workers: int = 2
     resume: bool = False
     keep_optimizer: int = _LOOP.keep_optimizer  # optimizer states kept (latest steps); adapters are all kept
-    edit: str = "diff"                # full | diff | mixed: rewrite the design, SEARCH/REPLACE edits, or either;
-                                      # diff: most candidates reach the EDA checks (bench/results/optimize_actions.md)
     prefill: bool = True              # start the answer (fence + module header / SEARCH marker) where the
                                       # backend can continue an assistant turn
     repair: int = 1                   # re-prompts of an edit that does not apply (with its error)
@@ -65,9 +63,8 @@ class OptimizeConfig:
     keep_lhs: bool = True             # a one-line edit keeps its statement's left-hand side (prefilled up to the
                                       # `=`), so the model writes only the new expression: it used to drop the
                                       # target or turn `q <= 0` into `assign q = 0` (bench/results/optimize_actions_lhs.md)
-    actions: str = "auto"             # action kinds mixed by a per-design bandit (jobs/optimize/kinds/): auto =
-                                      # transform,spec,rewrite,diff,decl,line; a comma list for some; "" = the one
-                                      # --edit action
+    actions: str = "auto"             # action kinds mixed by a per-design bandit (jobs/optimize/kinds/): auto = the
+                                      # registry's auto kinds (all but narrow); a comma list for some
     transforms: str = "all"           # the transformation kinds `transform` offers (rtl_agent/transforms)
     chooser: str = "policy"           # policy | random | exhaustive: who picks among a parent's transformations
     choice_group: int = 8             # answers per parent of a choice-style kind (transform, narrow): scored, not

@@ -28,10 +28,11 @@ Reward (documented, configurable through OptimizeConfig.penalties / valid_floor)
   valid_floor (-0.25) sits above every penalty so a correct design always outranks a broken
   one; designs more than ~28% worse than the reference all score the floor.
 
-Actions (OptimizeConfig.edit): full (the whole new module), diff (SEARCH/REPLACE blocks against the
-parent, rtl_agent.edits: applied exactly, then ignoring whitespace, then by closest match; a block
-that does not apply is re-prompted `repair` times with its error and the closest lines) or mixed
-(either; the answer decides). The prompt shows the whole parent when it fits the policy's context
+Actions: the action kinds of OptimizeConfig.actions (kinds/, one module and one registry line each; actions.py:
+the bandit that mixes them), each given the run's Toolkit (kinds/toolkit.py: the prompt view, prefill, stop and
+edit group). Edits are SEARCH/REPLACE blocks against the parent (rtl_agent.edits: applied exactly, then ignoring
+whitespace, then by closest match; a block that does not apply is re-prompted `repair` times with its error and
+the closest lines). The prompt shows the whole parent when it fits the policy's context
 (policy.count_tokens against policy.context_window - max_tokens); otherwise a focus region on the
 critical path (rtl_agent.focus), where only edits inside the region are accepted. Each prompt's mode,
 token count and action go to events.jsonl and candidates.csv (mode, prompt_tokens, action, applied).
@@ -48,7 +49,6 @@ from eda.flow import FlowJob, calibrate, evaluate
 from eda.hdl import normalise
 from eda.ranges import value_ranges
 from eda.report import Report, is_proven, is_unproven
-from rtl_agent import edits, focus, prompts
 from rtl_agent.noise import NoiseFloor, noise_floor
 from training.loop import Environment, Group, step_seed
 from training.puct import Pool
@@ -81,8 +81,8 @@ class OptimizeEnv(Environment):
         # the task's own job; open() replaces it by the calibrated one (the simulator the reference passes with)
         self.job: FlowJob = self.task.flow_job(self.pdk)
         self.policy = None
-        self.kinds = kinds_.parse_kinds(cfg.actions) if cfg.actions else None     # None: the one --edit action
-        self.bandit = Bandit(self.kinds or (), cfg.bandit_c)
+        self.kinds = kinds_.parse_kinds(cfg.actions)
+        self.bandit = Bandit(self.kinds, cfg.bandit_c)
         self.noise = NoiseFloor()
         self._known = set()        # pool keys before the step being scored (refind_cap)
         self.ranges = {}
@@ -133,12 +133,12 @@ class OptimizeEnv(Environment):
             self.ranges = value_ranges(self.job, self.ref_src)
             emit("ranges", step=None, ranges={n: r.to_dict() for n, r in self.ranges.items()})
         ref = _join(self.ref_src)
-        if self.kinds and not all(kinds_.get(k).available(self.kit, ref) for k in self.kinds):
+        if not all(kinds_.get(k).available(self.kit, ref) for k in self.kinds):
             # e.g. no register the testbench leaves headroom in, no transformation that applies: a kind with
             # nothing to offer on this design is left out
             self.kinds = tuple(k for k in self.kinds if kinds_.get(k).available(self.kit, ref)) or ("decl",)
             self.bandit = Bandit(self.kinds, self.cfg.bandit_c)
-        if self.kinds and "transform" in self.kinds:
+        if "transform" in self.kinds:
             emit("transforms", step=None, options=[o.to_dict() for o in self.kit.transform_options(ref)],
                  skipped=self.kit.skipped)
         if not is_proven(eq) and not self.cfg.accept_unproven:
@@ -170,7 +170,7 @@ class OptimizeEnv(Environment):
     def restore(self, state: dict, store: RunStore):
         self.pool_ = Pool.from_dict(store.pool(), normalise)
         self.best = state["best"]
-        self.bandit = Bandit(self.kinds or (), self.cfg.bandit_c, state.get("bandit"))
+        self.bandit = Bandit(self.kinds, self.cfg.bandit_c, state.get("bandit"))
 
     def done(self, step: int) -> bool:
         return step > self.cfg.steps
@@ -179,12 +179,9 @@ class OptimizeEnv(Environment):
         out = []
         for j, sid in enumerate(self.pool_.select(self.cfg.batch)):
             seed = step_seed(self.cfg.seed, step, j)
-            if self.kinds is None:
-                gs = [self._group(self.pool_[sid], sid, seed)]
-            else:
-                kinds = self.bandit.choose(self.cfg.kinds_per_parent, random.Random(seed))
-                gs = [self._kind_group(self.pool_[sid], sid, seed + i, kind, self._group_size(kind, n))
-                      for i, (kind, n) in enumerate(zip(kinds, split(self.cfg.group, len(kinds))))]
+            kinds = self.bandit.choose(self.cfg.kinds_per_parent, random.Random(seed))
+            gs = [self._kind_group(self.pool_[sid], sid, seed + i, kind, self._group_size(kind, n))
+                  for i, (kind, n) in enumerate(zip(kinds, split(self.cfg.group, len(kinds))))]
             for g in gs:
                 ctx.emit("prompt", step=step, group=len(out), parent=sid, **g.info)
                 out.append(g)
@@ -198,36 +195,6 @@ class OptimizeEnv(Environment):
         """A choice-style kind's answers cost one forward pass over its options, so it draws choice_group of
         them (a group that holds different options has reward variance to learn from); others their share."""
         return self.cfg.choice_group if self.cfg.choice_group and kinds_.get(kind).choice else share
-
-    def _group(self, state, sid, seed=0) -> Group:
-        t, p, kit = self.task, state.payload, self.kit
-        if not p.get("code"):          # --from-spec root: write the design from the spec
-            msgs, pre = prompts.rtl_prompt(t.spec, t.top, self.port_dirs), kit.prefill("full", spec=True)
-            n, budget = kit.fits(msgs, pre)
-            return Group(msgs, self.cfg.group, sid, pre,
-                         {"mode": "spec", "prompt_tokens": n, "budget": budget, "action": "full", "region": None})
-        action = self.cfg.edit
-        view, msgs = kit.view(p, action)
-        if view.mode == "focus":
-            action = "diff"            # a region is edited, never rewritten whole
-        pre = kit.prefill(action, parent=p["code"])
-        target, stop = None, kit.stop(action, pre)
-        if pre and action == "diff":
-            # the edit's SEARCH part is prefilled too: one statement of the parent (critical-path names
-            # first, chosen by the group's seed), so the model writes only its replacement
-            cand = edits.targets(p["code"], focus.path_names(p.get("report")), view.region)[:8]
-            if cand:
-                target = random.Random(seed).choice(cand)
-                pre += prompts.target_prefill(p["code"].splitlines()[target], self.cfg.line_edit,
-                                               self.cfg.keep_lhs)
-                stop = "\n" if self.cfg.line_edit else ">>>>>>> REPLACE"    # one line for one line
-        n, budget = kit.fits(msgs, pre)
-        return Group(msgs, self.cfg.group, sid, pre,
-                     {"mode": view.mode, "prompt_tokens": n, "budget": budget, "action": action,
-                      "region": list(view.region) if view.region else None,
-                      "target_line": None if target is None else target + 1,
-                      **({"line_edit": True} if target is not None and self.cfg.line_edit else {})},
-                     stop)
 
     def extract(self, text: str, group=None, attempt: Attempt | None = None) -> Candidate | Retry:
         """The candidate in an answer, read by its action kind (kinds/)."""

@@ -204,10 +204,6 @@ class Toolkit:
         retries = attempt.retries if attempt else 0
         parent = self.parent_code(group)
         action = info.get("action", "full")
-        if parent and (action == "diff" or (action == "mixed" and edits.has_blocks(text))):
-            action = "diff"
-        elif action == "mixed":
-            action = "full"
         out = {"code": None, "action": action, "applied": None, "how": [], "error": "", "repaired": retries,
                "duplicate": False}
         if action == "full":
