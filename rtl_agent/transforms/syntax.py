@@ -14,6 +14,7 @@ comments and multi-name declarations, and gives the elaborated width of every ex
 """
 from __future__ import annotations
 
+import atexit
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -94,6 +95,12 @@ def parse(code: str, top: str) -> Parsed:
     if errs:
         raise ParseError(f"elaboration: {_message(tree, errs[0])}")
     return Parsed(code, top, tree, module, body)
+
+
+# The cached trees are released before the interpreter exits: left to its teardown, whether they are freed before
+# nanobind's own exit check depends on the order modules are torn down (after a model run they were not), and that
+# check then printed a 40-line "nanobind: leaked instance" dump under the run's last lines.
+atexit.register(parse.cache_clear)
 
 
 def _message(tree, diag) -> str:
