@@ -104,7 +104,7 @@ def _lower(files, top: str, wd: Path, lim: Limits, why: str) -> str | None:
     src = re.search(r"^Source line (?P<file>[^\s:]+):(?P<line>\d+):\d+:\s*(?P<code>.*)$", r.out, re.M)
     if src and "unimplemented" in r.out:
         kind = re.search(r'"kind":\s*"(\w+)"(?:,\s*"type":\s*"([^"]+)")?', r.out)
-        what = f"{kind.group(1)}{' of type ' + kind.group(2) if kind and kind.group(2) else ''}" if kind else "?"
+        what = f"{kind.group(1)}{' of type ' + kind.group(2) if kind and kind.group(2) else ''}" if kind else "a construct"
         raise LowerError(f"{src['file']}:{src['line']}: {what} (`{src['code'].strip()[:60]}`): {why}, and the "
                          "SystemVerilog lowering (Yosys read_slang) does not implement this construct")
     err = _ERROR_RE.search(r.out)
