@@ -43,8 +43,8 @@ def heldout(n: int, seed: int, train_texts: set, pdk="nangate45") -> list:
     from rtl_agent.jobs.sft.generator import designs
     out = []
     for d in designs(seed, 1, "improve"):
-        ok = sorted(((v, r) for v, r in sft_data._check_design(d, pdk) if r.get("ppa")), key=lambda x: -x[1]["ppa"])
-        if len(ok) < 2 or ok[0][1]["ppa"] / ok[-1][1]["ppa"] < improve.MIN_RATIO:
+        ok = sorted(((v, r) for v, r in sft_data._check_design(d, pdk) if r.ppa), key=lambda x: -x[1].ppa)
+        if len(ok) < 2 or ok[0][1].ppa / ok[-1][1].ppa < improve.MIN_RATIO:
             continue
         if any(ok[0][0].strip() in t for t in train_texts):
             continue
@@ -78,12 +78,13 @@ def check(args):
     for d, ok in heldout(args.n + args.skip, args.seed, _train_texts(Path(args.data)))[args.skip:]:
         worse, rep = ok[0]
         view = View("whole", worse, None, len(worse.splitlines()))
-        asks = [("full", prompts.edit_prompt(d.spec, view, _slim(rep), d.top, "full"),
+        slim = _slim(rep.to_dict())
+        asks = [("full", prompts.edit_prompt(d.spec, view, slim, d.top, "full"),
                  "```verilog\n" + prompts.parent_header(worse, d.top), "endmodule")]
-        ts = targets(worse, focus.path_names(rep))
+        ts = targets(worse, focus.path_names(slim))
         if ts:
             line = worse.splitlines()[ts[0]]
-            asks.append(("line", prompts.edit_prompt(d.spec, view, _slim(rep), d.top, "diff"),
+            asks.append(("line", prompts.edit_prompt(d.spec, view, slim, d.top, "diff"),
                          prompts.prefill_for("diff", "") + prompts.target_prefill(line, True, True), "\n"))
         for kind, msgs, pre, stop in asks:
             c = pol.sample([msgs], n=1, temperature=0, max_tokens=384, stop=[stop], prefill=pre)[0][0]
@@ -97,11 +98,11 @@ def check(args):
                 res = apply_blocks(worse, parse_blocks(body))
                 applied, code = res.applied, res.code
             r = improve._judge(d.top, worse, code, "nangate45", d.clock, d.reset) if applied else None
-            lint = r and (r["stages"].get("lint") or {}).get("status")
-            eq = r and (r["stages"].get("equiv") or {}).get("status")
-            ratio = r and r.get("ppa") and rep["ppa"] / r["ppa"]
+            lint = r and r.stage("lint") and r.stage("lint").status
+            eq = r and r.equiv_status
+            ratio = r and r.ppa and rep.ppa / r.ppa
             rows.append({"family": d.family, "kind": kind, "applied": applied, "lint": lint, "equiv": eq,
-                         "status": r and r.get("status"), "ratio": round(ratio, 3) if ratio else None,
+                         "status": r and r.status, "ratio": round(ratio, 3) if ratio else None,
                          "same_as_parent": sft_data.normalise(code) == sft_data.normalise(worse),
                          "answer": text[len(pre):][:400]})
             print(json.dumps(rows[-1]), flush=True)
@@ -175,16 +176,16 @@ def expert_round(args):
         best = (out / "runs" / folder.name / "best.v").read_text()
         row = {"task": folder.name, "family": d.family, "best_ratio": round(s["best_ratio"], 3),
                "best_source": s["best_source"], "seconds": round(time.monotonic() - t0, 1),
-               "variants_best_ratio": round(rep["ppa"] / ok[-1][1]["ppa"], 3)}
+               "variants_best_ratio": round(rep.ppa / ok[-1][1].ppa, 3)}
         n_found = len(found)
         if s["best_source"] != "reference" and s["best_ratio"] >= improve.MIN_RATIO:
             r = improve._judge(d.top, worse, best, "nangate45", d.clock, d.reset)     # re-checked here
-            if improve._better(r, rep["ppa"], improve.MIN_RATIO):
+            if improve._better(r, rep.ppa, improve.MIN_RATIO):
                 p, f = improve.pairs_for(d, [(worse, rep), (best, r)], "nangate45", confirm_pdk=_confirm(args))
                 if f and not f[0]["kinds"]:           # one pair; no kinds: its gain fails --confirm-pdk
                     row["other_pdk_ratio"] = f[0]["other_pdk_ratio"]
                 else:
-                    found.append({"family": d.family, "top": d.top, "code": best, "ratio": rep["ppa"] / r["ppa"]})
+                    found.append({"family": d.family, "top": d.top, "code": best, "ratio": rep.ppa / r.ppa})
                     pairs += [{**x, "source": f"ei:{d.family}"} for x in p]
         row["kept"] = len(found) > n_found          # module names repeat across families ("core", "dut")
         runs.append(row)
@@ -206,7 +207,7 @@ def rebuild_pairs(args):
             continue
         worse, rep = ok[0]
         r = improve._judge(d.top, worse, f["code"], "nangate45", d.clock, d.reset)
-        if not improve._better(r, rep["ppa"], improve.MIN_RATIO):
+        if not improve._better(r, rep.ppa, improve.MIN_RATIO):
             print(f"{d.top}: the find no longer clears the checks; left out", flush=True)
             continue
         p, got = improve.pairs_for(d, [(worse, rep), (f["code"], r)], "nangate45", confirm_pdk=_confirm(args))

@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from designs.evalsets import HEADROOM
+from eda.report import Report
 from rtl_agent import prompts
 from rtl_agent.edits import apply_blocks, parse_blocks
 from rtl_agent.jobs.sft import data as sft_data
@@ -41,7 +42,7 @@ def test_pairs_are_proven_better_and_in_the_jobs_format():
     d = _tiny()
     ok = sft_data._check_design(d, "nangate45")
     assert len(ok) == 2                                   # the non-equivalent variant is dropped
-    ppa = {v: r["ppa"] for v, r in ok}
+    ppa = {v: r.ppa for v, r in ok}
     pairs, found = improve.pairs_for(d, ok, "nangate45")
     assert found and all(f["ratio"] >= improve.MIN_RATIO for f in found)
     worse, better = max(ppa, key=ppa.get), min(ppa, key=ppa.get)
@@ -54,12 +55,13 @@ def test_pairs_are_proven_better_and_in_the_jobs_format():
     for p in pairs:
         assert p["source"] == "gen:mulsel"
         action = "full" if p["kind"] == "improve-full" else "diff"
-        assert p["messages"] == prompts.edit_prompt(d.spec, view, _slim(rep), d.top, action)   # the job's prompt
+        slim = _slim(rep.to_dict())
+        assert p["messages"] == prompts.edit_prompt(d.spec, view, slim, d.top, action)   # the job's prompt
         if p["kind"] == "improve-full":
             assert p["prefill"] == "```verilog\n" + prompts.parent_header(worse, d.top)
             code = p["prefill"][len("```verilog\n"):] + p["answer"][:-len("```")]
             rep2 = improve._judge(d.top, worse, code, "nangate45", None, None)
-            assert improve._better(rep2, rep["ppa"], improve.MIN_RATIO)      # proven against worse, >= 1.10x
+            assert improve._better(rep2, rep.ppa, improve.MIN_RATIO)      # proven against worse, >= 1.10x
         elif p["kind"] == "improve-diff":
             assert p["prefill"] == prompts.prefill_for("diff", d.top)
             res = apply_blocks(worse, parse_blocks(p["prefill"] + p["answer"]))
@@ -104,7 +106,7 @@ def test_confirm_pdk_leaves_out_a_gain_only_one_library_gives():
     d = Design("mult8", "mult8", "8x8 unsigned multiplier", {"a": "input", "b": "input", "p": "output"},
                [ref, star], None, None, {"a": 8, "b": 8, "p": 16})
     # the Nangate45 reports as _check_design gives them (only their ppa is read before the confirmation)
-    ok = [(ref, {"ppa": 1.587, "stages": {}}), (star, {"ppa": 1.0, "stages": {}})]
+    ok = [(ref, Report(ppa=1.587)), (star, Report(ppa=1.0))]
     pairs, found = improve.pairs_for(d, ok, "nangate45", confirm_pdk="sky130hd")
     assert pairs == [] and found == [{"family": "mult8", "top": "mult8", "ratio": 1.587, "kinds": [],
                                       "other_pdk_ratio": round(sky, 3)}]

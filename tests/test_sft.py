@@ -134,8 +134,8 @@ def test_rtl_pairs_prefill_the_interface_and_teach_the_body():
             code = extract_verilog(p["prefill"] + p["answer"], d.top).code
             job = FlowJob(top=d.top, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock, reset=d.reset,
                           stages=("lint", "equiv"), use_cache=False)
-            rep = evaluate(job, {f"{d.top}.v": code}).to_dict()
-            assert rep["status"] == "pass", (fam, rep["stages"])
+            rep = evaluate(job, {f"{d.top}.v": code})
+            assert rep.ok, (fam, rep.to_dict()["stages"])
     # a header with parameters cannot be rebuilt from ports: the old `module <top>` prefill stays
     par = "module p #(parameter W = 4) (input [W-1:0] a, output [W-1:0] y);\n  assign y = a;\nendmodule\n"
     p = sft_data.rtl_pair("f", "copy", "p", {"a": "input", "y": "output"}, par, [("a", "input", 4, False),

@@ -68,8 +68,10 @@ def diff_blocks(parent: str, child: str) -> str | None:
     return text if res.applied and normalise(res.code) == normalise(child) else None
 
 
-def edit_pairs(source, spec, top, parent, report, child) -> list:
+def edit_pairs(source, spec, top, parent, rep, child) -> list:
+    """Edit pairs from parent to child, the prompt showing parent's report (an eda.report.Report)."""
     view = View("whole", parent, None, len(parent.splitlines()))
+    report = rep.to_dict()
     out = []
     pre = prompts.prefill_for("full", top)
     out.append(example("edit-full", source, prompts.edit_prompt(spec, view, report, top, "full"), pre,
@@ -139,20 +141,22 @@ def stim_pair(source, spec, code, top, ports: dict, widths: dict, clock=None, re
 
 # ---- generated designs ---------------------------------------------------------------------------
 def _check_design(d, pdk):
-    """[(variant, report dict)] for the variants that lint, prove equivalent to the first and synthesize."""
+    """[(variant, eda.report.Report)] for the variants that lint, prove equivalent to the first and synthesize."""
+    from dataclasses import replace
+
     from eda.flow import FlowJob, evaluate
     from eda.report import is_proven
     ok = []
     job = FlowJob(top=d.top, pdk=pdk, ref={f"{d.top}.v": d.variants[0]}, clock=d.clock, reset=d.reset,
                   stages=("lint", "equiv", "synth", "sta"), use_cache=False)
     for i, v in enumerate(d.variants):
-        rep = evaluate(job, {f"{d.top}.v": v}).to_dict()
-        eq = (rep["stages"].get("equiv") or {}).get("status", "")
-        syn = rep["stages"].get("synth") or {}
-        wiring = syn.get("status") == "fail" and "empty netlist" in str(syn.get("diagnostics"))
-        if wiring and (rep["stages"].get("lint") or {}).get("status") == "pass":
-            rep = {**rep, "status": "pass", "ppa": None}   # pure wiring (e.g. bit reversal): no cells
-        if rep.get("status") == "pass" and (i == 0 or is_proven(eq)):
+        rep = evaluate(job, {f"{d.top}.v": v})
+        syn, lint = rep.stage("synth"), rep.stage("lint")
+        wiring = syn is not None and syn.status == "fail" and any("empty netlist" in x.message
+                                                                  for x in syn.diagnostics)
+        if wiring and lint is not None and lint.status == "pass":
+            rep = replace(rep, status="pass", ppa=None)   # pure wiring (e.g. bit reversal): no cells
+        if rep.ok and (i == 0 or is_proven(rep.equiv_status or "")):
             ok.append((v, rep))
     return ok
 
@@ -174,7 +178,7 @@ def generated(seed=0, per_family=4, pdk="nangate45", workers=2, log=print, famil
             pairs.append(rtl_pair(src, d.spec, d.top, d.ports, v, typed))
         # edits go from a variant to one whose PPA is no worse (the optimize goal), else either way
         for (pv, prep), (cv, crep) in ((x, y) for x in ok for y in ok if x[0] != y[0]):
-            if (crep.get("ppa") or 0) <= (prep.get("ppa") or 0) or ok.index((cv, crep)) == 0:
+            if (crep.ppa or 0) <= (prep.ppa or 0) or ok.index((cv, crep)) == 0:
                 pairs += edit_pairs(src, d.spec, d.top, pv, prep, cv)
         if ok:
             pairs.append(stim_pair(src, d.spec, ok[0][0], d.top, d.ports, d.widths, d.clock, d.reset))

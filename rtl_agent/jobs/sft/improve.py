@@ -33,12 +33,12 @@ MIN_RATIO = 1.10
 KINDS = ("improve-full", "improve-diff", "improve-line")
 
 
-def _judge(top, worse, cand, pdk, clock, reset) -> dict:
+def _judge(top, worse, cand, pdk, clock, reset):
     """The flow's report of cand with worse as the reference (lint, equivalence, synthesis, STA)."""
     from eda.flow import FlowJob, evaluate
     job = FlowJob(top=top, pdk=pdk, ref={f"{top}.v": worse}, clock=clock, reset=reset,
                   stages=("lint", "equiv", "synth", "sta"), use_cache=False)
-    return evaluate(job, {f"{top}.v": cand}).to_dict()
+    return evaluate(job, {f"{top}.v": cand})
 
 
 def other_pdk_ratio(top, worse, better, pdk, clock, reset) -> float | None:
@@ -51,12 +51,12 @@ def other_pdk_ratio(top, worse, better, pdk, clock, reset) -> float | None:
     return w.ppa / b.ppa if w.ok and b.ok and w.ppa and b.ppa and b.ppa > 0 else None
 
 
-def _better(rep: dict, worse_ppa: float, min_ratio: float) -> float | None:
-    """worse/better PPA ratio when rep passes, is proven equivalent and clears min_ratio, else None."""
+def _better(rep, worse_ppa: float, min_ratio: float) -> float | None:
+    """worse/better PPA ratio when rep (an eda.report.Report) passes, is proven equivalent and clears
+    min_ratio, else None."""
     from eda.report import is_proven
-    eq = (rep["stages"].get("equiv") or {}).get("status", "")
-    ppa = rep.get("ppa")
-    if rep.get("status") != "pass" or not is_proven(eq) or not ppa or ppa <= 0:
+    ppa = rep.ppa
+    if not rep.ok or not is_proven(rep.equiv_status or "") or not ppa or ppa <= 0:
         return None
     r = worse_ppa / ppa
     return r if r >= min_ratio else None
@@ -98,28 +98,28 @@ def pairs_for(d, ok: list, pdk=DEFAULT_PDK, min_ratio=MIN_RATIO, confirm_pdk=Non
     kinds [] and their ratio there."""
     from rtl_agent.jobs.optimize.reward import _slim
     src = f"gen:{d.family}"
-    ranked = sorted(((v, r) for v, r in ok if (r.get("ppa") or 0) > 0), key=lambda x: -x[1]["ppa"])
+    ranked = sorted(((v, r) for v, r in ok if (r.ppa or 0) > 0), key=lambda x: -x[1].ppa)
     out, found = [], []
     for i, (worse, wrep) in enumerate(ranked):
-        report = _slim(wrep)
+        report = _slim(wrep.to_dict())
         view = View("whole", worse, None, len(worse.splitlines()))
         for better, brep in ranked[i + 1:]:
-            if wrep["ppa"] / brep["ppa"] < min_ratio:
+            if wrep.ppa / brep.ppa < min_ratio:
                 continue
             other = other_pdk_ratio(d.top, worse, better, confirm_pdk, d.clock, d.reset) if confirm_pdk else None
             if confirm_pdk and (other or 0) < min_ratio:
-                found.append({"family": d.family, "top": d.top, "ratio": round(wrep["ppa"] / brep["ppa"], 3),
+                found.append({"family": d.family, "top": d.top, "ratio": round(wrep.ppa / brep.ppa, 3),
                               "kinds": [], "other_pdk_ratio": other and round(other, 3)})
                 continue
             kinds = []
             full = full_answer(worse, better, d.top)
             if full:
-                ratio = _better(_judge(d.top, worse, full[2], pdk, d.clock, d.reset), wrep["ppa"], min_ratio)
+                ratio = _better(_judge(d.top, worse, full[2], pdk, d.clock, d.reset), wrep.ppa, min_ratio)
                 if ratio:
                     msgs = prompts.edit_prompt(d.spec, view, report, d.top, "full")
                     out.append(sft_data.example("improve-full", src, msgs, full[0], full[1]))
                     kinds.append("improve-full")
-            ratio = _better(_judge(d.top, worse, better, pdk, d.clock, d.reset), wrep["ppa"], min_ratio)
+            ratio = _better(_judge(d.top, worse, better, pdk, d.clock, d.reset), wrep.ppa, min_ratio)
             if ratio:
                 blocks = sft_data.diff_blocks(worse, better)
                 if blocks:
@@ -133,8 +133,8 @@ def pairs_for(d, ok: list, pdk=DEFAULT_PDK, min_ratio=MIN_RATIO, confirm_pdk=Non
                     out.append(sft_data.example("improve-line", src, msgs, *line))
                     kinds.append("improve-line")
             if kinds:
-                found.append({"family": d.family, "top": d.top, "worse_ppa": wrep["ppa"], "better_ppa": brep["ppa"],
-                              "ratio": round(wrep["ppa"] / brep["ppa"], 3), "kinds": kinds})
+                found.append({"family": d.family, "top": d.top, "worse_ppa": wrep.ppa, "better_ppa": brep.ppa,
+                              "ratio": round(wrep.ppa / brep.ppa, 3), "kinds": kinds})
     return out, found
 
 
