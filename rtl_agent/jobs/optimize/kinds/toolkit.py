@@ -31,6 +31,7 @@ class Toolkit:
         self._tx_options = {}               # design text -> the library's options
         self._drawn, self._failed = {}, {}  # parent id -> transformation labels drawn on it / failed on it
         self._slack_of = {}                 # code -> its registers with headroom (asked for by every edit prompt)
+        self._estimator = None              # synthesis-only estimates of options (--chooser estimate)
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -85,16 +86,31 @@ class Toolkit:
                 out[i] = widths
         return out
 
-    def transform_options(self, code: str, sid=None) -> list:
-        """The library's options on a design (rtl_agent.transforms), the first MENU of them not remembered for
-        parent `sid`; computed once per design text. A kind that cannot read the design is logged and left out."""
+    def transform_options(self, code: str, sid=None, menu: int | None = MENU) -> list:
+        """The library's options on a design (rtl_agent.transforms), the first `menu` of them (all: None) not
+        remembered for parent `sid`; computed once per design text. A kind that cannot read the design is logged
+        and left out."""
         if code not in self._tx_options:
             wanted = None if self.cfg.transforms in ("", "all", "auto") else \
                 tuple(k.strip() for k in self.cfg.transforms.split(","))
             self._tx_options[code] = transforms.options(self.design(code), wanted,
                                                         log=lambda k, why: self.skipped.setdefault(k, why))
         skip = self.remembered(sid)
-        return [o for o in self._tx_options[code] if o.label not in skip][:MENU]
+        return [o for o in self._tx_options[code] if o.label not in skip][:menu]
+
+    def estimated(self, parent: str, opts: list) -> list:
+        """Each option's estimated PPA ratio over the parent (synthesis and STA alone: estimate.py), None where
+        it did not apply or gave no estimate; designs are estimated once per run."""
+        from ..estimate import Estimator
+        if self._estimator is None:
+            self._estimator = Estimator(self._env.job, self.top)
+        children = []
+        for o in opts:
+            try:
+                children.append(transforms.apply(self.design(parent), o))
+            except Exception:      # noqa: BLE001 - a transformation is untrusted code: no design, no estimate
+                children.append(None)
+        return self._estimator.ratios(parent, children)
 
     def remembered(self, sid) -> set:
         """With option_memory: the transformation labels not to offer on parent `sid` again: those drawn on it

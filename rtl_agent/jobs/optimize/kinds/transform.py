@@ -9,6 +9,7 @@ from rtl_agent import prompts
 from rtl_agent import transforms as T
 from training.rows import Candidate
 
+from ..estimate import order
 from . import get
 from .base import ActionKind
 
@@ -24,25 +25,35 @@ class Transform(ActionKind):
         return bool(kit.transform_options(code))
 
     def group(self, kit, state, sid, seed, n):
-        p = state.payload
-        opts = kit.transform_options(p.get("code"), sid) if p.get("code") else []
-        while not opts and kit.cfg.chooser != "policy" and state.parent is not None:
+        p, chooser = state.payload, kit.cfg.chooser
+        # the estimate chooser ranks every option, not only the menu the policy's prompt can hold
+        menu = None if chooser == "estimate" else MENU
+        opts = kit.transform_options(p.get("code"), sid, menu) if p.get("code") else []
+        while not opts and chooser != "policy" and state.parent is not None:
             # the baselines stay model-free: the nearest ancestor the library can still transform
             sid, state = state.parent, kit.state(state.parent)
             p = state.payload
-            opts = kit.transform_options(p.get("code"), sid) if p.get("code") else []
+            opts = kit.transform_options(p.get("code"), sid, menu) if p.get("code") else []
         if not opts:                   # nothing the library can do here: a free edit instead
             return get("diff").group(kit, state, sid, seed, n)
+        estimates = None
+        if chooser == "estimate":      # best estimate first; the group takes the first n, as exhaustive takes all
+            ratios = kit.estimated(p["code"], opts)
+            ranked = order(ratios)
+            opts, estimates = [opts[i] for i in ranked], [ratios[i] for i in ranked]
         view, _ = kit.view(p, "diff")
         labels = tuple(o.label for o in opts)
         msgs = prompts.transform_prompt(kit.spec, view, p.get("report"), kit.top, labels)
         pre = prompts.TRANSFORM_PREFILL if kit.prefill("diff") or kit.cfg.chooser != "policy" else ""
-        chooser = kit.cfg.chooser
         if chooser == "exhaustive":
             n = len(opts)
-        g = kit.edit_group(sid, n, "transform", "transform", view, msgs, pre, "\n", choices=labels)
+        g = kit.edit_group(sid, min(n, len(opts)) if estimates else n, "transform", "transform", view, msgs, pre,
+                           "\n", choices=labels)
         g.info["options"] = [o.to_dict() for o in opts]
-        g.info["chooser"] = g.chooser = chooser
+        g.info["chooser"] = chooser
+        g.chooser = "exhaustive" if estimates else chooser    # the loop draws the first n of the ranked menu
+        if estimates:
+            g.info["estimates"] = [None if r is None else round(r, 4) for r in estimates]
         return g
 
     def extract(self, kit, text, group, attempt):

@@ -1,0 +1,34 @@
+"""--chooser estimate: every option of a parent synthesized and timed alone (Yosys + OpenSTA, real tools), the
+best estimates first; the group sends the first n to the full flow."""
+import pytest
+
+from eda.flow import evaluate
+from rtl_agent import transforms as T
+from rtl_agent.jobs.optimize import OptimizeConfig, OptimizeEnv
+from rtl_agent.jobs.optimize.estimate import Estimator, order
+from training.rows import Context
+
+
+def test_order_puts_the_best_estimate_first_and_the_unknown_last():
+    assert order([1.1, None, 2.0, 0.9, None]) == [2, 0, 3, 1, 4]
+
+
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_the_estimate_group_ranks_every_option_by_its_synthesized_ppa(tmp_path):
+    e = OptimizeEnv(OptimizeConfig(task="wide_count", actions="transform", chooser="estimate", choice_group=3,
+                                   kinds_per_parent=1, noise=False, ranges=False, train=False), tmp_path)
+    ctx = Context(tmp_path, lambda kind, **data: None)
+    e.open(ctx)
+    e.start(ctx)
+    (g,) = e.groups(ctx, 1)
+    est = g.info["estimates"]
+    assert g.chooser == "exhaustive" and g.info["chooser"] == "estimate" and g.n == 3
+    assert len(est) == len(g.choices) > 3 and [r for r in est if r is not None] == \
+        sorted((r for r in est if r is not None), reverse=True)
+    # the first option's estimate is the reference's synthesized PPA over its design's, measured again here
+    ref = "\n".join(e.task.reference_sources().values())
+    child = T.apply(T.Design(ref, "wide_count"), T.Option.from_dict(g.info["options"][0]))
+    job = e.job.replace(stages=("synth", "sta"), use_cache=False)
+    again = evaluate(job, {"wide_count.v": ref}).ppa / evaluate(job, {"wide_count.v": child}).ppa
+    assert est[0] == pytest.approx(again, rel=1e-3) and est[0] > 1.0
+    assert Estimator(e.job, "wide_count").ratios(ref, [None]) == [None]
