@@ -16,8 +16,10 @@ MEM_ABITS = 10
 
 
 def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | None = None,
-               cells: dict | None = None) -> StageResult:
-    """Synthesize into `workdir` (netlist.v stays there for timing). Fails on 0 cells or unmapped cells."""
+               cells: dict | None = None, recipe: dict | None = None) -> StageResult:
+    """Synthesize into `workdir` (netlist.v stays there for timing). Fails on 0 cells or unmapped cells.
+    `recipe`: another script than the default (eda/synth_strong.py): flags added to `synth` and to `abc`,
+    and files it needs in `workdir` (an ABC script), name -> text."""
     lim = limits or Limits(wall_s=120, cpu_s=240, mem_mb=6144)
     t0 = time.monotonic()
     wd = Path(workdir)
@@ -26,8 +28,12 @@ def synthesize(sources, top: str, lib: Path, workdir: Path, limits: Limits | Non
     latch = dict(zip(("p_cell", "p_d", "p_en", "p_q"), cells["latch_p"]))
     latch.update(zip(("n_cell", "n_d", "n_en", "n_q"), cells["latch_n"]))
     (wd / "latch_map.v").write_text(render("latch_map.v", **latch))
+    recipe = recipe or {}
+    for name, text in recipe.get("files", {}).items():
+        (wd / name).write_text(text)
     fields = dict(files=" ".join(f.name for f in files), top=top, lib=lib, tie_hi=cells["tie_hi"],
-                  tie_lo=cells["tie_lo"], buf=cells["buf"], mem_abits=MEM_ABITS)
+                  tie_lo=cells["tie_lo"], buf=cells["buf"], mem_abits=MEM_ABITS,
+                  synth_flags=recipe.get("synth_flags", ""), abc_flags=recipe.get("abc_flags", ""))
     r, log = _yosys(wd, fields, lim, lib, big_memory=False)
     ver = YOSYS.version()
     notes, mem = [], {}
