@@ -2,20 +2,22 @@
 better design: popcount16's `count = (count + 1'b0) + 5'd1` (proven equivalent) was 1.258x on Nangate45 and
 1.089x on Sky130 (bench/results/find_rate_improve_r2.md). So the best design of a run is synthesized on the
 other PDK too, against the reference and the reference's noise floor there; the simulation and proof are the
-same (the flow caches them apart from the PDK), so this costs only synthesis and STA.
+same (the flow caches them apart from the PDK), so this costs only synthesis and STA. At the end of a run the
+find is also checked under strong synthesis on its own PDK (strong.py), reported after the other PDK.
 
     check(job, ref_src, top, code)   # {"pdk": "sky130hd", "ratio": 1.089, "noise_floor": 1.0, "holds": True}
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 from eda.flow import FlowJob, calibrate, evaluate
-from eda.fsutil import atomic_write
 from eda.pdk import PdkMissing
 from rtl_agent.noise import noise_floor, top_files
+
+from . import strong as strong_synth
+from .kept import key_of, kept
 
 OTHER = {"nangate45": "sky130hd", "sky130hd": "nangate45"}
 
@@ -42,19 +44,12 @@ def check(job: FlowJob, ref_src: dict, top: str, code: str) -> dict:
             "ref_ppa": ref.ppa, "ppa": rep.ppa}
 
 
-def cached_check(out: Path, job: FlowJob, ref_src: dict, top: str, code: str) -> dict:
-    """check(), kept in <run>/cross_pdk.json for this code and PDK (a resumed or re-reported run does not redo it)."""
-    key = hashlib.sha256(f"{job.pdk}\n{code}".encode()).hexdigest()[:16]
-    f = out / "cross_pdk.json"
-    try:
-        got = json.loads(f.read_text())
-        if got.get("key") == key:
-            return got
-    except (OSError, ValueError):
-        pass
-    got = {"key": key, **check(job, ref_src, top, code)}
-    atomic_write(f, json.dumps(got, indent=2))
-    return got
+def cached_check(out: Path, job: FlowJob, ref_src: dict, top: str, code: str, strong: bool = False,
+                 floor: float = 1.0) -> dict:
+    """check(), kept in <run>/cross_pdk.json for this code and PDK (a resumed or re-reported run does not redo it).
+    strong: also strong.cached_check() against the run's noise floor `floor`, under "strong"."""
+    got = kept(out / "cross_pdk.json", key_of(job.pdk, code), lambda: check(job, ref_src, top, code))
+    return {**got, "strong": strong_synth.cached_check(out, job, ref_src, top, code, floor)} if strong else got
 
 
 def check_run(out: Path, task_name: str, pdk: str | None = None) -> dict | None:
@@ -71,6 +66,10 @@ def check_run(out: Path, task_name: str, pdk: str | None = None) -> dict | None:
 
 
 def describe(c: dict | None) -> str:
+    return _describe_pdk(c) + strong_synth.describe((c or {}).get("strong"))
+
+
+def _describe_pdk(c: dict | None) -> str:
     if not c or c.get("pdk") is None:
         return ""
     if c.get("ratio") is None:

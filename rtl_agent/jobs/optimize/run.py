@@ -49,7 +49,8 @@ def summary(loop: Loop, env: OptimizeEnv) -> dict:
     best = env.best
     cross = None
     if env.cfg.cross_pdk and best["source"] != "reference":
-        cross = cached_check(Path(loop.dir), env.job, env.ref_src, env.task.top, best["code"])
+        cross = cached_check(Path(loop.dir), env.job, env.ref_src, env.task.top, best["code"], strong=True,
+                             floor=env.noise.floor)
     pnr = None
     if env.cfg.pnr and best["source"] != "reference":
         pnr = routed_check(Path(loop.dir), env.job, env.ref_src, env.task.top, best["code"])
