@@ -134,8 +134,8 @@ def evaluate(job: FlowJob, candidate) -> Report:
             n = len(rep.stages)
             keeps = any(stages_.BY_NAME[s].artifacts for s in back)
             ctx.keep = (Path(job.keep) if job.keep else cache_dir() / "kept" / k_back[:24]) if keeps else None
-            _back(ctx, back)
-            if cache and not _timed_out(rep):
+            ran = _back(ctx, back)
+            if cache and ran and not _timed_out(rep):
                 cache.put(k_back, {"stages": {k: v.to_dict() for k, v in list(rep.stages.items())[n:]},
                                    "area_um2": rep.area_um2, "delay_ns": rep.delay_ns, "power_w": rep.power_w,
                                    "ppa": rep.ppa, **({"kept": str(ctx.keep)} if ctx.keep else {})})
@@ -199,15 +199,18 @@ def _walk(ctx: Ctx, group: str, names) -> bool:
     return True
 
 
-def _back(ctx: Ctx, names):
+def _back(ctx: Ctx, names) -> bool:
+    """Run the back stages; False when the PDK's files are missing: a fact of this machine, not of the design,
+    so the caller does not cache it (a clone without ../shared would otherwise poison later runs)."""
     try:
         ctx.lib = pdks.liberty(ctx.job.pdk, ctx.job.corner)
     except pdks.PdkMissing as e:
         ctx.rep.add(StageResult(_plan("back", names)[0].name, "error", diagnostics=[Diagnostic(str(e))]))
-        return
+        return False
     with Sandbox(prefix="rtla-synth-") as sb:
         ctx.work = sb.path
         _walk(ctx, "back", names)
+    return True
 
 
 def _timed_out(rep) -> bool:

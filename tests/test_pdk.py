@@ -73,3 +73,22 @@ def test_lookup_order_and_missing_message(tmp_path, monkeypatch):
     assert str(tmp_path / "mine" / "nangate45" / "nangate45_typ.lib.gz") in msg and "rtl-agent pdk fetch" in msg
     with pytest.raises(pdk.PdkMissing, match="unknown PDK"):
         pdk.source("tsmc3")
+
+
+@pytest.mark.requires("yosys", "sta")
+def test_a_missing_liberty_is_not_cached(tmp_path, monkeypatch):
+    """A clone without ../shared fails synthesis with PdkMissing; a later run with the files must not be
+    served that failure from the cache (the key cannot tell the two machines apart)."""
+    from eda.cache import Cache
+    from eda.flow import FlowJob, evaluate
+    code = {"a.v": "module a(input [3:0] x, y, output [4:0] s); assign s = x + y; endmodule\n"}
+    job = FlowJob(top="a", stages=("synth", "sta"), clock=None, cache=Cache(tmp_path / "cache"))
+    with monkeypatch.context() as m:
+        m.setenv("RTL_AGENT_PDK_ROOT", str(tmp_path / "mine"))
+        m.setenv("RTL_AGENT_SHARED", str(tmp_path / "nowhere"))
+        m.setattr(pdk, "shared_root", lambda: None)
+        m.setenv("RTL_AGENT_CACHE", str(tmp_path / "emptycache"))
+        missing = evaluate(job, code)
+    assert missing.status != "pass" and "not found" in missing.failure_reason
+    again = evaluate(job, code)
+    assert again.status == "pass" and again.ppa and not again.cached
