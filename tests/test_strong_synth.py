@@ -84,3 +84,7 @@ def test_the_last_words_put_it_after_the_other_pdk():
     assert line.index("on sky130hd it holds") < line.index("under strong synthesis it holds: 1.100x")
     assert cross.describe({**c, "pdk": None}).startswith("; under strong synthesis")
     assert "strong" not in cross.describe({k: v for k, v in c.items() if k != "strong"})
+    from rtl_agent.commands.optimize import find_line
+    s = {"best_source": "candidate", "best_ratio": 1.3, "noise_floor": 1.0, "above_noise": True,
+         "best_proof": "proven", "best_kind": "spec", "cross_pdk": c}
+    assert "under strong synthesis it holds: 1.100x (reference 2.2 um2*ns*W by the deep script" in find_line(s, "b.v")
