@@ -32,3 +32,17 @@ def test_the_estimate_group_ranks_every_option_by_its_synthesized_ppa(tmp_path):
     again = evaluate(job, {"wide_count.v": ref}).ppa / evaluate(job, {"wide_count.v": child}).ppa
     assert est[0] == pytest.approx(again, rel=1e-3) and est[0] > 1.0
     assert Estimator(e.job, "wide_count").ratios(ref, [None]) == [None]
+
+
+def test_the_ranker_learns_which_words_prove_out_and_round_trips(tmp_path):
+    from rtl_agent.jobs.optimize.ranker import Ranker
+    rows = [(f"{p}{s}_reg: no hold", "idle", 1.4 if s == "tvalid" else 1.2, s != "tvalid")
+            for p in ("m_axis_", "temp_m_axis_", "s_axis_") for s in ("tvalid", "tdest", "tid")] * 3
+    m = Ranker.fit(rows)
+    assert m.p("x_tvalid_reg: no hold", "idle", 1.4) < 0.5 < m.p("x_tdest_reg: no hold", "idle", 1.2)
+    # the estimate alone would take tvalid (1.4x) first; the ranker puts the likely proof first
+    assert m.order(["q_tvalid_reg: no hold", "q_tdest_reg: no hold"], ["idle", "idle"], [1.4, 1.2]) == [1, 0]
+    m.save(tmp_path / "w.json", {"trained_on": "test"})
+    assert Ranker.load(tmp_path / "w.json").w.tolist() == pytest.approx(m.w.tolist(), abs=1e-6)
+    with pytest.raises(FileNotFoundError, match="choice_train.py"):
+        Ranker.load(tmp_path / "none.json")

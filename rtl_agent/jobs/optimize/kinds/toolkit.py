@@ -31,7 +31,8 @@ class Toolkit:
         self._tx_options = {}               # design text -> the library's options
         self._drawn, self._failed = {}, {}  # parent id -> transformation labels drawn on it / failed on it
         self._slack_of = {}                 # code -> its registers with headroom (asked for by every edit prompt)
-        self._estimator = None              # synthesis-only estimates of options (--chooser estimate)
+        self._estimator = None              # synthesis-only estimates of options (--chooser estimate, learned)
+        self._ranker = None                 # --chooser learned: the trained ranker
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -97,6 +98,13 @@ class Toolkit:
                                                         log=lambda k, why: self.skipped.setdefault(k, why))
         skip = self.remembered(sid)
         return [o for o in self._tx_options[code] if o.label not in skip][:menu]
+
+    def ranker(self):
+        """The chooser trained on verified outcomes (ranker.py), loaded once per run."""
+        if self._ranker is None:
+            from ..ranker import Ranker
+            self._ranker = Ranker.load()
+        return self._ranker
 
     def estimated(self, parent: str, opts: list) -> list:
         """Each option's estimated PPA ratio over the parent (synthesis and STA alone: estimate.py), None where

@@ -26,8 +26,9 @@ class Transform(ActionKind):
 
     def group(self, kit, state, sid, seed, n):
         p, chooser = state.payload, kit.cfg.chooser
-        # the estimate chooser ranks every option, not only the menu the policy's prompt can hold
-        menu = None if chooser == "estimate" else MENU
+        # the estimate and learned choosers rank every option, not only the menu the policy's prompt can hold
+        ranks = chooser in ("estimate", "learned")
+        menu = None if ranks else MENU
         opts = kit.transform_options(p.get("code"), sid, menu) if p.get("code") else []
         while not opts and chooser != "policy" and state.parent is not None:
             # the baselines stay model-free: the nearest ancestor the library can still transform
@@ -37,9 +38,10 @@ class Transform(ActionKind):
         if not opts:                   # nothing the library can do here: a free edit instead
             return get("diff").group(kit, state, sid, seed, n)
         estimates = None
-        if chooser == "estimate":      # best estimate first; the group takes the first n, as exhaustive takes all
+        if ranks:                      # most promising first; the group takes the first n, as exhaustive takes all
             ratios = kit.estimated(p["code"], opts)
-            ranked = order(ratios)
+            ranked = order(ratios) if chooser == "estimate" else \
+                kit.ranker().order([o.label for o in opts], [o.kind for o in opts], ratios)
             opts, estimates = [opts[i] for i in ranked], [ratios[i] for i in ranked]
         view, _ = kit.view(p, "diff")
         labels = tuple(o.label for o in opts)
@@ -47,12 +49,12 @@ class Transform(ActionKind):
         pre = prompts.TRANSFORM_PREFILL if kit.prefill("diff") or kit.cfg.chooser != "policy" else ""
         if chooser == "exhaustive":
             n = len(opts)
-        g = kit.edit_group(sid, min(n, len(opts)) if estimates else n, "transform", "transform", view, msgs, pre,
+        g = kit.edit_group(sid, min(n, len(opts)) if ranks else n, "transform", "transform", view, msgs, pre,
                            "\n", choices=labels)
         g.info["options"] = [o.to_dict() for o in opts]
         g.info["chooser"] = chooser
-        g.chooser = "exhaustive" if estimates else chooser    # the loop draws the first n of the ranked menu
-        if estimates:
+        g.chooser = "exhaustive" if ranks else chooser    # the loop draws the first n of the ranked menu
+        if ranks:
             g.info["estimates"] = [None if r is None else round(r, 4) for r in estimates]
         return g
 
