@@ -181,3 +181,32 @@ def test_sigkill_mid_step_then_resume_matches(full_run, tmp_path):
         fa = (out / f"adapters/step_{k:03d}/adapter_model.safetensors").read_bytes()
         fb = (ref_out / f"adapters/step_{k:03d}/adapter_model.safetensors").read_bytes()
         assert fa == fb, f"adapter of step {k} differs after resume"
+
+
+@pytest.mark.slow
+def test_run_stops_when_nothing_is_left_to_try(tmp_path):
+    """adder16's library lists one transformation; with --no-pool the reference is every step's parent, so once it
+    was drawn and a step's free-text answers all failed there is nothing left to try: the run stops before its
+    budget, says why above its find, records it, and a --resume of the stopped run says it again without a step."""
+    out = tmp_path / "stop"
+    args = [sys.executable, "-m", "rtl_agent.cli", "optimize", "adder16", "--steps", "4", "--group", "2",
+            "--choice-group", "0", "--max-tokens", "96", "--seed", "5", "--no-pool", "--no-pnr", "--no-cross-pdk",
+            "--no-noise", "--quiet", "--out", str(out)]
+    p = subprocess.run(args, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
+    with RunStore(out / "run.sqlite") as st:
+        last, stopped = st.last_step(), st.meta("stopped")
+        assert last < 4 and stopped == {"after": last, "reason": stopped["reason"]}, (last, stopped)
+        drawn = [c for c in st.candidates() if c["step"] and c["payload"]["candidate"]["kind"] == "transform"]
+        assert {c["payload"]["candidate"]["transform"]["label"] for c in drawn} == \
+            {"replace the module body by {cout, sum} = a + b + cin"}
+        free = [c for c in st.candidates(last) if c["payload"]["candidate"]["kind"] != "transform"]
+        assert free and all(c["failed"] for c in free)
+    text = " ".join(p.stdout.split())
+    said = f"stopped after step {last} of 4: no untried option left"
+    assert said in text and text.index(said) < text.rindex("best PPA ratio"), text[-1500:]
+    assert "find" in text[text.index("test-time training"):] and "leaked" not in p.stdout + p.stderr
+    r = subprocess.run(args + ["--resume"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and said in " ".join(r.stdout.split()), r.stdout + r.stderr
+    with RunStore(out / "run.sqlite") as st:
+        assert st.last_step() == last and st.meta("stopped") == stopped

@@ -120,6 +120,11 @@ class Environment:
         """True when step `step` should not run."""
         raise NotImplementedError
 
+    def stop_reason(self, step: int, store: RunStore) -> str | None:
+        """Why step `step` should not run although done(step) is False: the search has nothing left to try. None:
+        go on. Read from the committed state alone, so a resumed run that had stopped stops with the same reason."""
+        return None
+
     def groups(self, ctx: Context, step: int) -> list:
         raise NotImplementedError
 
@@ -262,6 +267,7 @@ class Loop:
         self.store = None
         self.step = None
         self.ctl = None
+        self.stopped = None        # {"after": step, "reason": ...} when the environment ended the run early
 
     def event(self, kind, **data):
         line = json.dumps({"time": round(time.time(), 3), "kind": kind, **data}, default=str)
@@ -333,8 +339,16 @@ class Loop:
         """Steps until the environment is done (or `steps` are committed); returns the last step."""
         if self.store is None:
             self.open()
+        self.stopped = None
         while (steps is None or self.step < steps) and not self.env.done(self.step + 1):
+            why = self.env.stop_reason(self.step + 1, self.store)
+            if why:
+                self.stopped = {"after": self.step, "reason": why}
+                self.event("stopped", step=self.step, reason=why)
+                break
             self.do_step(self.step + 1)
+        if self.store.meta("stopped") != self.stopped:
+            self.store.set_meta("stopped", self.stopped)     # the run's own record of why it ended where it did
         return self.step
 
     def do_step(self, k: int):

@@ -6,6 +6,7 @@ keep the best design proven equivalent to the reference.
   kinds/   the action kinds (one module and one registry line each) and the Toolkit they are given: prompt
            view, prefill, stop, edit group, extraction (edits, re-prompts)
   reward   the reward of one report (penalty by failed stage, or log PPA ratio for a proof)
+  stop     when a run has nothing left to try: it ends before its step budget and says why
   outputs  best.v, best.json, candidates.csv, report.html (from the store)
   report   report.html;  view: the live terminal view
   run      policies, make_loop, optimize(cfg)

@@ -56,6 +56,7 @@ from training.rows import Attempt, Candidate, Context, Retry, Row
 from training.store import RunStore
 
 from . import kinds as kinds_
+from . import stop
 from .actions import Bandit, split
 from .kinds.toolkit import Toolkit
 from .config import RESUME_KEYS, OptimizeConfig
@@ -174,6 +175,9 @@ class OptimizeEnv(Environment):
 
     def done(self, step: int) -> bool:
         return step > self.cfg.steps
+
+    def stop_reason(self, step: int, store: RunStore) -> str | None:
+        return stop.reason(self, step, store)     # nothing left to try (stop.py)
 
     def groups(self, ctx: Context, step: int) -> list:
         out = []

@@ -61,7 +61,7 @@ def summary(loop: Loop, env: OptimizeEnv) -> dict:
             "best_step": best["step"], "pool_size": len(env.pool_), "isolation": isolation_mode(),
             "best_kind": best.get("kind"), "best_chain": best.get("chain"), "best_proof": best.get("proof"), "noise_floor": env.noise.floor,
             "above_noise": env.noise.above(env.ref_ppa / best["ppa"]) if best["source"] != "reference" else False,
-            "kinds": env.bandit.to_dict(),
+            "kinds": env.bandit.to_dict(), "stopped": loop.stopped,
             "training": training_summary(loop.store.steps()) if loop.store is not None else None}
 
 

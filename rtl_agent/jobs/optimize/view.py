@@ -19,7 +19,7 @@ def _f(x, spec=".3g"):
 class LiveView:
     def __init__(self, console, cfg, quiet=False):
         self.console, self.cfg = console, cfg
-        self.rows, self.phase, self.decision = [], "starting", ""
+        self.rows, self.phase, self.decision, self.stopped = [], "starting", "", ""
         self.live = None
         self.quiet = quiet or not console.is_terminal
         self.ref_ppa = None
@@ -58,6 +58,8 @@ class LiveView:
         parts = [t]
         if self.decision:
             parts.append(Text(f"KL controller: {self.decision}", style="dim"))
+        if self.stopped:
+            parts.append(Text(self.stopped, style="bold"))
         if not final:
             parts.append(Text(f"... {self.phase}", style="cyan"))
         return Group(*parts)
@@ -70,6 +72,10 @@ class LiveView:
             self.decision = f"step {data['step']}: eps {data['eps_old']:.3g} -> {data['eps_new']:.3g} ({data['cause']})"
             if self.quiet:
                 self.console.print(self.decision)
+        elif kind == "stopped":
+            self.stopped = stopped_line(data, self.cfg.steps)
+            if self.quiet:
+                self.console.print(self.stopped)
         elif kind == "step":
             row = (str(data["step"]), _f(data.get("best_ratio"), ".4f"),
                    f"{data.get('valid')}/{data.get('n')}",
@@ -82,3 +88,8 @@ class LiveView:
                 self.console.print("  ".join(f"{k}={v}" for k, v in zip(COLS, row)))
             elif self.live:
                 self.live.update(self._render())
+
+
+def stopped_line(data: dict, steps: int) -> str:
+    """Why a run ended before its step budget (jobs/optimize/stop.py)."""
+    return f"stopped after step {data['step']} of {steps}: {data['reason']}"
