@@ -2,10 +2,12 @@
 from a weakness of the default script.
 
 Yosys can exaggerate the PPA difference between two RTL versions that a stronger flow maps alike (RTL-OPT,
-arXiv 2601.01765). No one open ABC script is stronger everywhere under area x delay x power: `&deepsyn`
-(area-oriented resynthesis) cuts multi_8bit's reference 1.7x but makes its `a * b` rewrite 1.5x worse, and
-OpenROAD-flow-scripts' delay script trades more area and power than it saves delay on most RTLLM designs. A
-commercial flow explores such structures and keeps the best; so here each design keeps the lowest PPA of:
+arXiv 2601.01765). No one open ABC script is stronger everywhere under area x delay x power (9 RTLLM finds and
+their references, 18 netlists): `&deepsyn` (area-oriented resynthesis) cuts multi_8bit's reference 1.7x but makes
+its `a * b` rewrite 1.5x worse; OpenROAD-flow-scripts' abc_speed with its gate sizing made adder_32bit's reference
+1.3x worse (delay bought with area and power); its rounds without sizing beat the default on 3 of the 18 netlists,
+5 after `&deepsyn`. A commercial flow explores such structures and keeps the best; so here each design keeps the
+lowest PPA of:
 
     default   the flow's own script (eda/scripts/synth.ys: Yosys's `abc -liberty` script, `&dch -f; &nf`)
     deep      the same front, then ABC's `&deepsyn` (rounds of `&dch; &if -a; &mfs` and `compress2rs` that
@@ -19,8 +21,8 @@ option (-T), so a number never depends on the machine's load; a script stopped b
 out for both designs of a comparison (compare() keeps the scripts that measured both). Flip-flops stay where the
 RTL puts them (no `abc -dff` retiming): a retimed netlist has other registers than the RTL names, and the
 flow's proof and the find's own gain (a removed register, a narrower counter) are about those registers.
-`synth -booth` was tried and left out: on these designs it changes nothing or makes `a * b` worse (multi_8bit
-1.5x). Each script goes through the flow's own synthesis (eda/synth.py) and timing/power (eda/sta.py), so
+`synth -booth` was tried and left out: on those 18 netlists it changed nothing but multi_8bit's `a * b`, 1.5x
+worse. Each script goes through the flow's own synthesis (eda/synth.py) and timing/power (eda/sta.py), so
 their PPA is comparable with the default's; results are cached like the flow's (eda/cache.py).
 
     got = strong_ppa(texts, "mult8", pdk="nangate45", corner=None, clock="auto", period=10.0)

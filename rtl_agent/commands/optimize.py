@@ -118,8 +118,9 @@ def register(sub):
     p.add_argument("--no-noise", dest="noise", action="store_false",
                    help="skip measuring the reference's noise floor (perturbed references) when the run opens")
     p.add_argument("--no-cross-pdk", dest="cross_pdk", action="store_false",
-                   help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) at the end; by "
-                   "default the find line says whether the gain holds there, above that PDK's own noise floor")
+                   help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) and under strong "
+                   "synthesis (its best of several ABC scripts) at the end; by default the find line says whether the "
+                   "gain holds there, above the noise floor")
     p.add_argument("--no-pnr", dest="pnr", action="store_false",
                    help="skip placing and routing the best design and the reference at the end (OpenROAD, ~1 min); "
                    "by default the find line gives the ratio after place and route beside the one after synthesis")

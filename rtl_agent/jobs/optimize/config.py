@@ -83,7 +83,8 @@ class OptimizeConfig:
                                       # edit prompts name registers wider than the values the testbench gives them,
                                       # and decl edits go to those declarations first
     noise: bool = True                # measure the reference's noise floor (rtl_agent.noise) when the run opens
-    cross_pdk: bool = True            # synthesize the best design on the other PDK too (jobs/optimize/cross.py)
+    cross_pdk: bool = True            # synthesize the best design on the other PDK and under strong synthesis
+                                      # too (jobs/optimize/cross.py, strong.py)
     pnr: bool = True                  # place and route the best design and the reference (jobs/optimize/routed.py)
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
 
