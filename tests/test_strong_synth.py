@@ -29,6 +29,7 @@ def adder(tmp_path_factory):
     return t, src, job, out, strong.cached_check(out, job, src, t.top, PLUS, floor=1.0876)
 
 
+@pytest.mark.slow   # six syntheses with &deepsyn: 1-2 min on a shared 2-core machine
 def test_the_default_script_exaggerates_adder_32bits_find(adder):
     t, src, job, _, c = adder
     ref, des = evaluate(job, top_files(src, t.top)), evaluate(job, {f"{t.top}.v": PLUS})
@@ -40,6 +41,7 @@ def test_the_default_script_exaggerates_adder_32bits_find(adder):
     assert c["by_script"]["default"] == pytest.approx(des.ppa, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_the_ratio_is_the_best_of_each_designs_scripts(adder):
     c = adder[4]
     assert set(c["ref_by_script"]) == set(NAMES) == set(c["scripts"])
@@ -49,6 +51,7 @@ def test_the_ratio_is_the_best_of_each_designs_scripts(adder):
     assert c["holds"] == (c["ratio"] > c["noise_floor"] == 1.0876)
 
 
+@pytest.mark.slow
 def test_the_check_is_kept_and_not_redone(adder):
     t, src, job, out, c = adder
     kept = json.loads((out / "strong_synth.json").read_text())
@@ -59,6 +62,7 @@ def test_the_check_is_kept_and_not_redone(adder):
     assert line.startswith("; under strong synthesis it does NOT hold: ") and f"{c['ratio']:.3f}x" in line
 
 
+@pytest.mark.slow
 def test_a_shifter_find_holds_under_strong_synthesis():
     t, src, job = _job("dec_shift32")
     c = strong.check(job, src, t.top, SHIFT, floor=1.05)
