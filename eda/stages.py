@@ -35,25 +35,34 @@ class Stage:
     default: bool = True       # in the default stage list
     always: bool = False       # runs whenever its group runs, asked for or not
     run_with: str | None = None
+    describe: str | None = None  # "module:function": its result's data as one line for a person (eda.describe)
 
     def run(self, ctx):
         """A StageResult, a list of them, or None when the stage does not apply (eda.adapters)."""
         mod, fn = self.adapter.split(":")
         return getattr(importlib.import_module(mod), fn)(ctx)
 
+    def details(self, data: dict) -> str:
+        """Its result's data as one line ('' when the stage has no describe function)."""
+        if not self.describe:
+            return ""
+        mod, fn = self.describe.split(":")
+        return getattr(importlib.import_module(mod), fn)(data)
+
 
 TABLE = [
     Stage("screen", "front", ("sources",), (), "eda.adapters:screen", -0.8, always=True),
     Stage("lint", "front", ("sources",), (), "eda.adapters:lint", -0.8),
-    Stage("sim", "front", ("sources", "tb"), (), "eda.adapters:sim", -0.6),
+    Stage("sim", "front", ("sources", "tb"), (), "eda.adapters:sim", -0.6, describe="eda.describe:sim"),
     Stage("interface", "front", ("sources", "ref"), (), "eda.adapters:equiv", -0.5, run_with="equiv"),
     # equiv's options are eda.equiv.equivalence's keyword arguments (depth, seed, ...), with its defaults
     Stage("equiv", "front", ("sources", "ref"), (), "eda.adapters:equiv", -0.5, options={}),
-    Stage("synth", "back", ("sources",), ("netlist",), "eda.adapters:synth", -0.4),
-    Stage("sta", "back", ("netlist",), (), "eda.adapters:sta", -0.3),
+    Stage("synth", "back", ("sources",), ("netlist",), "eda.adapters:synth", -0.4, describe="eda.describe:synth"),
+    Stage("sta", "back", ("netlist",), (), "eda.adapters:sta", -0.3, describe="eda.describe:sta"),
     Stage("pnr", "back", ("netlist",), (), "eda.adapters:pnr", -0.3,
           options={"utilization": 0.4, "aspect_ratio": 1.0, "margin_um": 2.0, "density": 0.6, "cts": True},
-          artifacts=("routed.def", "routed.v", "routed.spef", "openroad.log"), tool="openroad", default=False),
+          artifacts=("routed.def", "routed.v", "routed.spef", "openroad.log"), tool="openroad", default=False,
+          describe="eda.describe:pnr"),
 ]
 BY_NAME = {s.name: s for s in TABLE}
 # the built-in table's lists (a stage registered at run time is in TABLE and BY_NAME only)

@@ -2,6 +2,8 @@
 from rich.console import Console
 from rich.table import Table
 
+from eda import stages
+
 STYLE = {"pass": "green", "skipped": "dim", "fail": "red", "rejected": "red", "error": "red", "timeout": "yellow"}
 
 
@@ -21,19 +23,8 @@ def print_report(rep, console: Console | None = None):
     for col in ("stage", "status", "time s", "tool", "details"):
         t.add_column(col)
     for name, st in rep.stages.items():
-        d = st.data
-        if name == "sim":
-            det = f"{d.get('simulator') or 'no simulator'}"
-        elif name == "synth":
-            det = f"area {fmt(d.get('area_um2'))} um2, {d.get('cells', 0)} cells"
-        elif name == "sta":
-            det = f"delay {fmt(d.get('delay_ns'))} ns, power {fmt(d.get('power_w'))} W, clock {d.get('clock') or 'virtual'}"
-        elif name == "pnr" and "delay_ns" in d:
-            det = (f"routed: delay {fmt(d['delay_ns'])} ns, power {fmt(d['power_w'])} W, cells {fmt(d['cell_area_um2'])} "
-                   f"um2 in a {fmt(d['core_area_um2'])} um2 core, wire {fmt(d['wirelength_um'])} um, {d['vias']} vias, "
-                   f"DRC {d['drc']}; DEF {d.get('def')}")
-        else:
-            det = ""
+        row = stages.BY_NAME.get(name)
+        det = row.details(st.data) if row else ""
         if st.diagnostics:
             det = (det + "; " if det else "") + "; ".join(str(x) for x in st.diagnostics[:2])
         t.add_row(name, f"[{status_style(st.status)}]{st.status}[/]", f"{st.seconds:.2f}", st.tool, det[:240])

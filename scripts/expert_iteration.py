@@ -78,7 +78,7 @@ def check(args):
     for d, ok in heldout(args.n + args.skip, args.seed, _train_texts(Path(args.data)))[args.skip:]:
         worse, rep = ok[0]
         view = View("whole", worse, None, len(worse.splitlines()))
-        slim = _slim(rep.to_dict())
+        slim = _slim(rep)
         asks = [("full", prompts.edit_prompt(d.spec, view, slim, d.top, "full"),
                  "```verilog\n" + prompts.parent_header(worse, d.top), "endmodule")]
         ts = targets(worse, focus.path_names(slim))

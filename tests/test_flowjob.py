@@ -70,5 +70,5 @@ def test_optimize_takes_the_simulator_its_reference_passes_with(tmp_path):
     env = OptimizeEnv(OptimizeConfig(task="ring_counter"), tmp_path / "run")
     env.open()
     assert env.job.simulators == ("verilator",)
-    assert env.ref_report["status"] == "pass" and env.ref_report["stages"]["equiv"]["status"] == "proven"
-    assert env.ref_report["stages"]["sim"]["data"]["simulator"] == "verilator"
+    assert env.ref_report.status == "pass" and env.ref_report.stage("equiv").status == "proven"
+    assert env.ref_report.stage("sim").data["simulator"] == "verilator"

@@ -55,7 +55,7 @@ def test_pairs_are_proven_better_and_in_the_jobs_format():
     for p in pairs:
         assert p["source"] == "gen:mulsel"
         action = "full" if p["kind"] == "improve-full" else "diff"
-        slim = _slim(rep.to_dict())
+        slim = _slim(rep)
         assert p["messages"] == prompts.edit_prompt(d.spec, view, slim, d.top, action)   # the job's prompt
         if p["kind"] == "improve-full":
             assert p["prefill"] == "```verilog\n" + prompts.parent_header(worse, d.top)

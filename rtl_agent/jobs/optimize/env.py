@@ -121,7 +121,7 @@ class OptimizeEnv(Environment):
                    else f"PPA {rep.ppa} (no timing path to measure?)")
             raise TaskError(f"the reference of {self.task.name} does not pass its own flow "
                             f"({why}); cannot optimize against it")
-        self.ref_report = rep.to_dict()
+        self.ref_report = rep
         self.ref_ppa = float(rep.ppa)
         eq = rep.equiv_status or ""
         if self.cfg.noise:
@@ -159,8 +159,8 @@ class OptimizeEnv(Environment):
         self.best = {"source": "reference", "step": 0, "idx": None, "code": ref_code, "ppa": self.ref_ppa,
                      "ratio": 1.0, "report": slim, "kind": None, "noise_floor": self.noise.floor, "above_noise": False}
         r = self.ref_report
-        return [Row(ref_code, 0.0, "reference", metrics=_metrics(Report.from_dict(r)),
-                    payload={"eda": r, "ratio": 1.0, "pool_id": self.pool_.root})]
+        return [Row(ref_code, 0.0, "reference", metrics=_metrics(r),
+                    payload={"eda": r.to_dict(), "ratio": 1.0, "pool_id": self.pool_.root})]
 
     def state(self) -> dict:
         return {"best": self.best, "bandit": self.bandit.to_dict(), "noise": self.noise.to_dict()}
@@ -247,22 +247,21 @@ class OptimizeEnv(Environment):
             # the visit), so a group's reward goes to what is new; a re-found worse design keeps its penalty
             r = min(r, self.cfg.refind_cap)
         pid = None
-        d = rep.to_dict() if rep is not None else None
         chain = self._chain(g, cand)
         # bounded/cosim: a parent to improve on, never the best
-        if status == "unproven" and d is not None and is_unproven(rep.equiv_status or ""):
-            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k,
+        if status == "unproven" and rep is not None and is_unproven(rep.equiv_status or ""):
+            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(rep), "step": k,
                                                      "ppa": rep.ppa, "unproven": True, "chain": chain})
         if failed is None:
-            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(d), "step": k, "ppa": rep.ppa,
+            pid = self.pool_.add(code, r, g.parent, {"code": code, "report": _slim(rep), "step": k, "ppa": rep.ppa,
                                                      "chain": chain})
             if rep.ppa < self.best["ppa"]:
                 self.best = {"source": "candidate", "step": k, "idx": idx, "code": code,
-                             "ppa": rep.ppa, "ratio": ratio, "report": _slim(d), "kind": (g.info or {}).get("action_kind"),
+                             "ppa": rep.ppa, "ratio": ratio, "report": _slim(rep), "kind": (g.info or {}).get("action_kind"),
                              "noise_floor": self.noise.floor, "above_noise": self.noise.above(ratio),
                              "proof": rep.equiv_status, "chain": chain}
         return Row(code, r, status, failed, metrics=_metrics(rep), group=j, parent=g.parent,
-                   payload={"eda": d, "ratio": ratio, "pool_id": pid, "known": known,
+                   payload={"eda": rep.to_dict() if rep is not None else None, "ratio": ratio, "pool_id": pid, "known": known,
                             "candidate": {**{x: cand.get(x) for x in ("action", "applied", "how", "error",
                                                                       "repaired", "duplicate", "transform")},
                                           "kind": (g.info or {}).get("action_kind"), "chain": chain}})

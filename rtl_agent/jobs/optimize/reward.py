@@ -39,11 +39,12 @@ def _metrics(rep: Report | None) -> dict:
     return {k: v for k, v in m.items() if v is not None}
 
 
-def _slim(rep_dict: dict) -> dict:
-    """A report without tool logs, for the pool and the prompt (logs can be long)."""
-    d = dict(rep_dict)
+def _slim(rep: Report) -> dict:
+    """A report without tool logs, for the pool and the prompt (logs can be long): where the typed report
+    becomes the dict the run store keeps."""
+    d = rep.to_dict()
     d["stages"] = {k: {kk: vv for kk, vv in v.items() if kk not in ("log", "seconds")}
-                   for k, v in rep_dict["stages"].items()}
+                   for k, v in d["stages"].items()}
     d.pop("cached", None)
     d.pop("seconds", None)
     return d

@@ -101,7 +101,7 @@ def pairs_for(d, ok: list, pdk=DEFAULT_PDK, min_ratio=MIN_RATIO, confirm_pdk=Non
     ranked = sorted(((v, r) for v, r in ok if (r.ppa or 0) > 0), key=lambda x: -x[1].ppa)
     out, found = [], []
     for i, (worse, wrep) in enumerate(ranked):
-        report = _slim(wrep.to_dict())
+        report = _slim(wrep)
         view = View("whole", worse, None, len(worse.splitlines()))
         for better, brep in ranked[i + 1:]:
             if wrep.ppa / brep.ppa < min_ratio:
