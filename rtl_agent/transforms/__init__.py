@@ -19,6 +19,11 @@ def register(t: Transform) -> Transform:
     return t
 
 
+def unregister(name: str):
+    """Drop a kind registered at run time (a plug-in, a test's toy)."""
+    REGISTRY.pop(name, None)
+
+
 # the kinds' modules, in menu order: a new kind is a module and its name here
 KIND_MODULES = ("narrow", "cond_arith", "share", "recognise", "datapath", "fsm_encode", "idle", "resynth")
 
@@ -69,5 +74,5 @@ def apply(d: Design, o: Option) -> str:
     return t.apply(d, o)
 
 
-__all__ = ["Design", "Option", "Transform", "TransformError", "ParseError", "REGISTRY", "register", "kinds",
-           "options", "apply"]
+__all__ = ["Design", "Option", "Transform", "TransformError", "ParseError", "REGISTRY", "register", "unregister",
+           "kinds", "options", "apply"]
