@@ -19,6 +19,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -146,6 +147,14 @@ def report(measured: list, load0: str, wall: float):
     write_with_reading(OUT / "choice_replay.md", body)
 
 
+class TooLong(Exception):
+    pass
+
+
+def _too_long(*_):
+    raise TooLong("over --design-s: left out (its evaluations cost more than this benchmark can spend)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="all", choices=("held_out", "train", "all"),
@@ -153,23 +162,35 @@ def main():
     ap.add_argument("--only", default="", help="comma list of substrings of design labels")
     ap.add_argument("--noise", action="store_true", help="measure each design's noise floor (minutes on big ones)")
     ap.add_argument("--max-options", type=int, default=40, help="skip designs offering more options than this")
+    ap.add_argument("--min-options", type=int, default=6, help="skip designs offering fewer options than this")
     ap.add_argument("--work", default="runs/bench/choice_replay")
+    ap.add_argument("--design-s", type=int, default=300, help="wall seconds per design before it is left out")
     a = ap.parse_args()
     split = json.loads((OUT / "choice_menu.json").read_text())
     counts = {r["design"]: r["options"] for r in split["rows"]}
     old = {m["design"]: m for m in json.loads((OUT / "choice_replay.json").read_text())} \
         if (OUT / "choice_replay.json").exists() else {}
     todo = [m for m in corpus_modules() if split["split"].get(m[0], "-") != "-"
-            and (a.split == "all" or split["split"][m[0]] == a.split) and (not a.only or any(s in m[0] for s in a.only.split(","))) and counts.get(m[0], 0) <= a.max_options]
-    todo.sort(key=lambda m: split["split"][m[0]] != "train")
+            and (a.split == "all" or split["split"][m[0]] == a.split)
+            and (not a.only or any(s in m[0] for s in a.only.split(",")))
+            and a.min_options <= counts.get(m[0], 0) <= a.max_options]
+    # train and held-out designs alternate, so a pass stopped early leaves both parts measured
+    # (smaller menus first: more designs per hour)
+    parts = [sorted((m for m in todo if split["split"][m[0]] == s), key=lambda m: counts[m[0]])
+             for s in ("train", "held_out")]
+    todo = [m for pair in zip(*parts) for m in pair] + parts[0][len(parts[1]):] + parts[1][len(parts[0]):]
     load0, t0, measured = " ".join(f"{x:.2f}" for x in os.getloadavg()), time.monotonic(), []
+    signal.signal(signal.SIGALRM, _too_long)
     for i, (label, f, top) in enumerate(todo, 1):
         if label not in old:
+            signal.alarm(a.design_s)
             try:
                 old[label] = {**measure(label, f, top, a.noise, Path(a.work)), "split": split["split"][label]}
             except Exception as ex:    # noqa: BLE001 - a design whose reference fails its flow is reported, not fatal
                 print(f"[{i}/{len(todo)}] {label}: {type(ex).__name__}: {str(ex).splitlines()[0][:200]}", flush=True)
                 continue
+            finally:
+                signal.alarm(0)
         measured.append(old[label])
         s = scores(old[label])
         print(f"[{i}/{len(todo)}] {label}: {len(old[label]['options'])} options; at 3: random "
