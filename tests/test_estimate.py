@@ -46,3 +46,19 @@ def test_the_ranker_learns_which_words_prove_out_and_round_trips(tmp_path):
     assert Ranker.load(tmp_path / "w.json").w.tolist() == pytest.approx(m.w.tolist(), abs=1e-6)
     with pytest.raises(FileNotFoundError, match="choice_train.py"):
         Ranker.load(tmp_path / "none.json")
+
+
+@pytest.mark.requires("iverilog", "yosys", "sta")
+def test_the_learned_chooser_ranks_with_the_shipped_weights(tmp_path):
+    from rtl_agent.jobs.optimize.ranker import Ranker
+    e = OptimizeEnv(OptimizeConfig(task="wide_count", actions="transform", chooser="learned", choice_group=2,
+                                   kinds_per_parent=1, noise=False, ranges=False, train=False), tmp_path)
+    ctx = Context(tmp_path, lambda kind, **data: None)
+    e.open(ctx)
+    e.start(ctx)
+    (g,) = e.groups(ctx, 1)
+    opts = g.info["options"]
+    assert g.chooser == "exhaustive" and g.info["chooser"] == "learned" and g.n == 2
+    # the group's order is the shipped ranker's order of the same options and estimates
+    again = Ranker.load().order([o["label"] for o in opts], [o["kind"] for o in opts], g.info["estimates"])
+    assert again == list(range(len(opts)))
