@@ -22,7 +22,8 @@ from training.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["adder16", "--steps", "2", "--batch", "1", "--group", "2", "--max-tokens", "96", "--seed", "5", "--quiet",
-        "--choice-group", "0", "--no-pnr"]      # B*G samples a step; no routing at the end (tests/test_pnr.py)
+        "--choice-group", "0", "--no-pnr",      # B*G samples a step; no routing at the end (tests/test_pnr.py)
+        "--no-early-stop"]                      # every step runs: adder16's few options are all drawn by step 1
 ENV = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE", "PYTHONPATH": str(ROOT)}
 
 

@@ -124,6 +124,9 @@ def register(sub):
     p.add_argument("--no-pnr", dest="pnr", action="store_false",
                    help="skip placing and routing the best design and the reference at the end (OpenROAD, ~1 min); "
                    "by default the find line gives the ratio after place and route beside the one after synthesis")
+    p.add_argument("--no-early-stop", dest="early_stop", action="store_false",
+                   help="run every step of --steps even when nothing is left to try (by default the run ends early "
+                   "and says why when every listed transformation was drawn and the free-text answers all failed)")
     p.add_argument("--no-ranges", dest="ranges", action="store_false",
                    help="skip the value-range probe of the reference (eda/ranges.py: which values its testbench gives "
                         "each register); by default edit prompts name registers declared wider than those values "
@@ -173,7 +176,7 @@ def config_from_args(args) -> OptimizeConfig:
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
                           chooser=args.chooser, choice_group=args.choice_group,
                           option_memory=args.option_memory, explore=args.explore,
-                          pnr=args.pnr)
+                          pnr=args.pnr, early_stop=args.early_stop)
 
 
 def run(args) -> int:

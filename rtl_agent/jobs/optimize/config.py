@@ -75,6 +75,8 @@ class OptimizeConfig:
                                       # reward again): re-finding a known design is not a new find
     option_memory: bool = False       # a transformation is not offered again on a parent that drew it, nor below a
                                       # parent where it failed the flow (a per-design memory of the options' outcomes)
+    early_stop: bool = True           # end before the step budget when nothing is left to try (stop.py); off: every
+                                      # step runs (comparisons at equal steps)
     explore: float = 0.0              # share of a choice group drawn uniformly among the options the policy did not
                                       # pick: an option its prior ranks low is evaluated, so the update can raise it
     kinds_per_parent: int = 2         # kinds per parent and step; the parent's G samples are split among them

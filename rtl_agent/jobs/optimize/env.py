@@ -177,7 +177,7 @@ class OptimizeEnv(Environment):
         return step > self.cfg.steps
 
     def stop_reason(self, step: int, store: RunStore) -> str | None:
-        return stop.reason(self, step, store)     # nothing left to try (stop.py)
+        return stop.reason(self, step, store) if self.cfg.early_stop else None   # nothing left to try (stop.py)
 
     def groups(self, ctx: Context, step: int) -> list:
         out = []
