@@ -9,18 +9,24 @@ from rtl_agent.jobs.optimize.estimate import Estimator, order
 from training.rows import Context
 
 
+def first_group(tmp_path, chooser: str, n: int):
+    """wide_count's run opened with only the transform kind and `chooser`: the env and its first group."""
+    e = OptimizeEnv(OptimizeConfig(task="wide_count", actions="transform", chooser=chooser, choice_group=n,
+                                   kinds_per_parent=1, noise=False, ranges=False, train=False), tmp_path)
+    ctx = Context(tmp_path, lambda kind, **data: None)
+    e.open(ctx)
+    e.start(ctx)
+    (g,) = e.groups(ctx, 1)
+    return e, g
+
+
 def test_order_puts_the_best_estimate_first_and_the_unknown_last():
     assert order([1.1, None, 2.0, 0.9, None]) == [2, 0, 3, 1, 4]
 
 
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_the_estimate_group_ranks_every_option_by_its_synthesized_ppa(tmp_path):
-    e = OptimizeEnv(OptimizeConfig(task="wide_count", actions="transform", chooser="estimate", choice_group=3,
-                                   kinds_per_parent=1, noise=False, ranges=False, train=False), tmp_path)
-    ctx = Context(tmp_path, lambda kind, **data: None)
-    e.open(ctx)
-    e.start(ctx)
-    (g,) = e.groups(ctx, 1)
+    e, g = first_group(tmp_path, "estimate", 3)
     est = g.info["estimates"]
     assert g.chooser == "exhaustive" and g.info["chooser"] == "estimate" and g.n == 3
     assert len(est) == len(g.choices) > 3 and [r for r in est if r is not None] == \
@@ -51,12 +57,7 @@ def test_the_ranker_learns_which_words_prove_out_and_round_trips(tmp_path):
 @pytest.mark.requires("iverilog", "yosys", "sta")
 def test_the_learned_chooser_ranks_with_the_shipped_weights(tmp_path):
     from rtl_agent.jobs.optimize.ranker import Ranker
-    e = OptimizeEnv(OptimizeConfig(task="wide_count", actions="transform", chooser="learned", choice_group=2,
-                                   kinds_per_parent=1, noise=False, ranges=False, train=False), tmp_path)
-    ctx = Context(tmp_path, lambda kind, **data: None)
-    e.open(ctx)
-    e.start(ctx)
-    (g,) = e.groups(ctx, 1)
+    _, g = first_group(tmp_path, "learned", 2)
     opts = g.info["options"]
     assert g.chooser == "exhaustive" and g.info["chooser"] == "learned" and g.n == 2
     # the group's order is the shipped ranker's order of the same options and estimates
