@@ -3,4 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest -q -ra "$@"
+# one worker per core (at most 4: each may load the model), a test file stays on one worker (its fixtures
+# are built once); the tools are single-threaded, so this roughly divides the wall time by the cores
+workers=$(nproc); [ "$workers" -le 4 ] || workers=4
+exec .venv/bin/python -m pytest -q -ra -n "$workers" --dist loadfile --durations=20 "$@"
