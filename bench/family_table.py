@@ -1,0 +1,115 @@
+"""Hand rewrites against the library, per family (issue 58 item 3): which families the library captures and
+which it still misses, on RTLLM and the project's headroom tasks, under the default and the strong synthesis.
+
+Reads committed results only (no tool runs):
+- headroom.csv: the hand rewrites' best proven ratio per design, its family (`kind`), above noise or not;
+- transform_rtllm_frozen.csv / transform_headroom_frozen.csv: the library at defaults (frozen, 5 steps);
+- strong_synth.csv: both re-synthesized with the strong script (map = hand, library = library find);
+- NEWER: later library runs on some designs (a design's newest counted ratio replaces the frozen one there).
+
+    .venv/bin/python bench/family_table.py      # writes bench/results/family_table.{md,csv}
+"""
+import csv
+import pandas as pd
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import header, md_table, write_rows  # noqa: E402
+
+RES = Path(__file__).resolve().parent / "results"
+# later library runs: (file, column with the counted ratio); a row counts where that column is a number > 1
+NEWER = (("family_library_runs.csv", "library_ratio"),)
+
+
+def _read(name: str) -> list:
+    p = RES / name
+    return list(csv.DictReader(p.open())) if p.exists() else []
+
+
+def _num(v, default=None):
+    try:
+        x = float(v)
+        return x if math.isfinite(x) else default
+    except (TypeError, ValueError):
+        return default
+
+
+def _gm(xs: list) -> float:
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 1.0
+
+
+def library_ratios() -> dict:
+    """design -> (ratio counted at defaults, chain), 1.0 where no proven find above noise."""
+    out = {}
+    for name in ("transform_rtllm_frozen.csv", "transform_headroom_frozen.csv"):
+        for r in _read(name):
+            ok = r.get("above_noise") == "True"
+            out[r["design"]] = (_num(r["best_ratio"], 1.0) if ok else 1.0, r.get("chain", "") if ok else "")
+    for name, col in NEWER:
+        for r in _read(name):
+            x = _num(r.get(col))
+            if x and x > out.get(r["design"], (1.0, ""))[0]:
+                out[r["design"]] = (x, r.get("chain", ""))
+    return out
+
+
+def rows() -> list:
+    lib = library_ratios()
+    strong = {(r["source"], r["design"]): r for r in _read("strong_synth.csv")}
+    best_hand = {}
+    for r in _read("headroom.csv"):
+        if r.get("above_noise") != "True" or not r.get("kind"):
+            continue
+        x = _num(r["best_n45"], 1.0)
+        if x > best_hand.get(r["design"], (0,))[0]:
+            best_hand[r["design"]] = (x, r)
+    out = []
+    for d, (x, r) in sorted(best_hand.items(), key=lambda kv: (kv[1][1]["kind"], kv[0])):
+        lx, chain = lib.get(d, (None, ""))
+        hs, ls = strong.get(("map", d), {}), strong.get(("library", d), {})
+        out.append({"family": r["kind"], "design": d, "suite": r["suite"], "hand": round(x, 4),
+                    "hand_file": r["file"], "hand_strong": hs.get("strong_ratio", ""),
+                    "library": "" if lx is None else round(lx, 4),
+                    "library_strong": ls.get("strong_ratio", "") if lx and lx > 1 else "",
+                    "captured": "" if lx is None else round(math.log(max(lx, 1.0)) / math.log(x), 2),
+                    "library_chain": chain[:120]})
+    return out
+
+
+def summary(rs: list) -> list:
+    by = defaultdict(list)
+    for r in rs:
+        by[r["family"]].append(r)
+    out = []
+    for fam, g in sorted(by.items()):
+        ran = [r for r in g if r["library"] != ""]
+        out.append({"family": fam, "designs": len(g), "library_ran": len(ran),
+                    "hand_geomean": round(_gm([r["hand"] for r in g]), 3),
+                    "library_geomean": round(_gm([max(r["library"], 1.0) for r in ran]), 3) if ran else "",
+                    "hand_geomean_same": round(_gm([r["hand"] for r in ran]), 3) if ran else "",
+                    "library_found": sum(1 for r in ran if r["library"] > 1.0)})
+    return out
+
+
+def main():
+    rs = rows()
+    sm = summary(rs)
+    write_rows(RES / "family_table.csv", rs)
+    text = header("Hand rewrites against the library, per family (issue 58)", {"inputs": "headroom.csv, "
+                  "transform_rtllm_frozen.csv, transform_headroom_frozen.csv, strong_synth.csv" +
+                  "".join(f", {n} (when present)" for n, _ in NEWER)})
+    text += ("\nA family is the `kind` of the hand rewrite in the headroom map. `library`: the library's counted "
+             "ratio at defaults (1.0 when it found nothing proven above noise; empty when it was not run there). "
+             "`captured`: log(library) / log(hand). Strong: the same designs re-synthesized with the strong script "
+             "(eda/synth_strong.py).\n\n## Per family\n\n")
+    text += md_table(pd.DataFrame(sm)) + "\n\n## Per design\n\n" + md_table(pd.DataFrame(rs)) + "\n"
+    (RES / "family_table.md").write_text(text)
+    print(md_table(pd.DataFrame(sm)))
+
+
+if __name__ == "__main__":
+    main()
