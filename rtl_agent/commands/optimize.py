@@ -147,6 +147,12 @@ def register(sub):
                    "port header, so the model writes the body)")
     p.add_argument("--workers", type=int, default=D["workers"], help="parallel EDA evaluations (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no live view; print one line per step")
+    p.add_argument("--module", default=None, metavar="NAME",
+                   help="with a design that has submodules: optimize submodule NAME in its hierarchy (its text is the "
+                   "design the kinds see, each candidate is proven equivalent to the original NAME, with the "
+                   "parameters of its instance) and report NAME's PPA and the whole core's before and after; a comma "
+                   "list, or all (every submodule in turn, leaves first, largest first, --steps each); writes "
+                   "OUT/hier.json, OUT/core/ (default OUT: runs/<top>-hier-s<seed>)")
     suite_jobs.add_arguments(p)   # --suite, --executor local|ray, --ray-address (issue #17)
     p.set_defaults(func=run)
 
@@ -185,14 +191,35 @@ def run(args) -> int:
         return suite_jobs.run_suite(args, "optimize", config_from_args(args))
     if not args.task:
         raise ValueError("give a TASK (or --suite SUITE)")
+    if args.module:
+        return run_modules(args)
+    run_one(config_from_args(args), args.quiet)
+    return 0
+
+
+def run_modules(args) -> int:
+    """--module: the submodules of the core optimized in turn (jobs/optimize/hier_run.py)."""
+    import dataclasses
+    from pathlib import Path
+
+    from designs import load_task
+    from rtl_agent.jobs.optimize import hier_run
+    cfg = config_from_args(args)
+    core = load_task(args.task)
+    out = Path(args.out or f"runs/{core.top}-hier-s{args.seed}")
+    hier_run.run(core, dataclasses.replace(cfg, out=None), args.module, out, lambda c: run_one(c, args.quiet))
+    return 0
+
+
+def run_one(cfg, quiet: bool) -> dict:
+    """One optimize run with its live view and its last lines; returns its summary."""
     from rich.console import Console
 
     from rtl_agent.jobs.optimize import make_loop, summary as summarize
     from rtl_agent.jobs.optimize.report import training_line
     from rtl_agent.jobs.optimize.view import LiveView
-    cfg = config_from_args(args)
     console = Console()
-    view = LiveView(console, cfg, quiet=args.quiet)
+    view = LiveView(console, cfg, quiet=quiet)
     loop, env = make_loop(cfg, on_event=view.event)
     try:
         with view:
@@ -210,7 +237,7 @@ def run(args) -> int:
     if summary.get("training"):
         console.print(training_line(summary["training"], cfg.train))
     console.print(find_line(summary, best_v))
-    return 0
+    return summary
 
 
 def find_line(summary: dict, best_v: str) -> str:
