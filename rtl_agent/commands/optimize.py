@@ -153,6 +153,9 @@ def register(sub):
                    "parameters of its instance) and report NAME's PPA and the whole core's before and after; a comma "
                    "list, or all (every submodule in turn, leaves first, largest first, --steps each); writes "
                    "OUT/hier.json, OUT/core/ (default OUT: runs/<top>-hier-s<seed>)")
+    p.add_argument("--module-budget", type=float, default=None, metavar="SECONDS",
+                   help="with --module: start no further module once this much wall time has passed (the rest are "
+                   "reported as not tried); default: no limit")
     suite_jobs.add_arguments(p)   # --suite, --executor local|ray, --ray-address (issue #17)
     p.set_defaults(func=run)
 
@@ -204,14 +207,27 @@ def run_modules(args) -> int:
 
     from designs import load_task
     from rtl_agent.jobs.optimize import hier_run
+    from rtl_agent.jobs.optimize import build_policies
     cfg = config_from_args(args)
     core = load_task(args.task)
     out = Path(args.out or f"runs/{core.top}-hier-s{args.seed}")
-    hier_run.run(core, dataclasses.replace(cfg, out=None), args.module, out, lambda c: run_one(c, args.quiet))
+    lent = []      # a frozen policy is loaded once for every module; a trained one starts afresh on each
+
+    def one(c):
+        if c.train:
+            return run_one(c, args.quiet)
+        if not lent:
+            lent.append(build_policies(c))
+        return run_one(c, args.quiet, lent[0])
+    try:
+        hier_run.run(core, dataclasses.replace(cfg, out=None), args.module, out, one, budget_s=args.module_budget)
+    finally:
+        for p in {id(x): x for x in (lent[0] if lent else ()) if x is not None}.values():
+            p.close()
     return 0
 
 
-def run_one(cfg, quiet: bool) -> dict:
+def run_one(cfg, quiet: bool, policies=None) -> dict:
     """One optimize run with its live view and its last lines; returns its summary."""
     from rich.console import Console
 
@@ -220,7 +236,7 @@ def run_one(cfg, quiet: bool) -> dict:
     from rtl_agent.jobs.optimize.view import LiveView
     console = Console()
     view = LiveView(console, cfg, quiet=quiet)
-    loop, env = make_loop(cfg, on_event=view.event)
+    loop, env = make_loop(cfg, on_event=view.event, policies=policies)
     try:
         with view:
             loop.open()
@@ -228,7 +244,7 @@ def run_one(cfg, quiet: bool) -> dict:
             loop.run()
             summary = summarize(loop, env)
     finally:
-        loop.close()
+        loop.close(policies=policies is None)
     console.print(f"best PPA ratio {summary['best_ratio']:.4f} (ref {summary['ref_ppa']:.4g}, best "
                   f"{summary['best_ppa']:.4g} um2*ns*W, {summary['best_source']} from step {summary['best_step']}); "
                   f"{summary['steps']} steps; pool {summary['pool_size']}")

@@ -52,9 +52,10 @@ def _shared_outside(insts: list, name: str, mods: list[str]) -> list[str]:
                                                                           for r in roots) for i in insts)]
 
 
-def run(core, cfg, spec: str, out: Path, one_run, say=print) -> dict:
+def run(core, cfg, spec: str, out: Path, one_run, say=print, budget_s: float | None = None) -> dict:
     """Optimize the modules `spec` names in `core` (a loaded task: its reference sources and top) with the settings
-    `cfg` (OptimizeConfig; task and out are set per module); one_run(cfg) -> the optimize summary."""
+    `cfg` (OptimizeConfig; task and out are set per module); one_run(cfg) -> the optimize summary. No module
+    starts after `budget_s` seconds; those left are rows with why "not tried: budget"."""
     t0 = time.time()
     texts, top = dict(core.reference_sources()), core.top
     pdk = cfg.pdk or core.pdk
@@ -69,9 +70,22 @@ def run(core, cfg, spec: str, out: Path, one_run, say=print) -> dict:
     current, rows = before, []
     for name in todo:
         m0 = time.time()
-        folder, ps = hier.write_subtask(texts, insts, name, top, out / "tasks" / name, pdk)
-        say(f"module {name}" + (f" (its instance's parameters: {ps})" if ps else " (parameters at their defaults)"))
-        s = one_run(dataclasses.replace(cfg, task=str(folder), out=str(out / name)))
+        if budget_s is not None and m0 - t0 > budget_s:
+            rows.append({"module": name, "accepted": False, "why": f"not tried: budget of {budget_s:.0f} s spent"})
+            say(f"module {name}: not tried (the {budget_s:.0f} s budget is spent)")
+            continue
+        try:
+            folder, ps = hier.write_subtask(texts, insts, name, top, out / "tasks" / name, pdk)
+            say(f"module {name}" + (f" (its instance's parameters: {ps})" if ps else " (parameters at their defaults)"))
+            s = one_run(dataclasses.replace(cfg, task=str(folder), out=str(out / name)))
+        except (ValueError, RuntimeError) as e:
+            if len(todo) == 1:
+                raise
+            # e.g. a module with no timing path of its own (STA gives no PPA): the others still run
+            rows.append({"module": name, "accepted": False, "why": f"skipped: {str(e)[:300]}",
+                         "wall_s": round(time.time() - m0, 1)})
+            say(f"module {name}: skipped ({str(e)[:300]})")
+            continue
         row = {"module": name, "params": ps, "module_ref_ppa": s["ref_ppa"], "module_best_ppa": s["best_ppa"],
                "module_ratio": s["best_ratio"], "proof": s.get("best_proof"), "above_noise": s.get("above_noise"),
                "noise_floor": s.get("noise_floor"), "chain": s.get("best_chain"), "steps": s["steps"],
@@ -95,16 +109,23 @@ def run(core, cfg, spec: str, out: Path, one_run, say=print) -> dict:
         row["wall_s"] = round(time.time() - m0, 1)
         rows.append(row)
         say(line(row))
-    for f, text in texts.items():            # the core with every accepted find in place
-        (out / "core").mkdir(parents=True, exist_ok=True)
-        (out / "core" / Path(f).name).write_text(text)
-    res = {"top": top, "pdk": pdk, "before": before, "after": current, "ratio": before["ppa"] / current["ppa"],
-           "modules": rows, "wall_s": round(time.time() - t0, 1), "core_dir": str(out / "core")}
-    (out / "hier.json").write_text(json.dumps(res, indent=1))
+        res = _save(out, top, pdk, before, current, rows, texts, t0)     # after each module: a killed run keeps them
+    res = _save(out, top, pdk, before, current, rows, texts, t0)
     say(f"core {top}: PPA {before['ppa']:.4g} -> {current['ppa']:.4g} ({res['ratio']:.4f}x; area "
         f"{before['area']:.0f} -> {current['area']:.0f} um2, delay {before['delay']:.3f} -> {current['delay']:.3f} ns, "
         f"power {before['power']:.3g} -> {current['power']:.3g} W); {sum(r['accepted'] for r in rows)} of "
         f"{len(rows)} modules replaced; {out}/core/, {out}/hier.json")
+    return res
+
+
+def _save(out: Path, top, pdk, before, current, rows, texts, t0) -> dict:
+    """OUT/hier.json and OUT/core/ (the core with every accepted find in place)."""
+    (out / "core").mkdir(parents=True, exist_ok=True)
+    for f, text in texts.items():
+        (out / "core" / Path(f).name).write_text(text)
+    res = {"top": top, "pdk": pdk, "before": before, "after": current, "ratio": before["ppa"] / current["ppa"],
+           "modules": rows, "wall_s": round(time.time() - t0, 1), "core_dir": str(out / "core")}
+    (out / "hier.json").write_text(json.dumps(res, indent=1))
     return res
 
 
