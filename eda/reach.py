@@ -32,9 +32,10 @@ the point (eda.reach_replay.confirm).
 import json
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from . import reach_const as rc
 from . import reach_rtlil as rt
 from .hdl import safe_name
 from .reach_model import Conditions, Target, blocking_targets, expr_terms, init_frames, toggle_of, vname, wrapper
@@ -69,6 +70,7 @@ class Report:
     error: str = ""                 # why no model was built
     seconds: float = 0.0
     notes: list = field(default_factory=list)
+    dead: dict = field(default_factory=dict)         # key -> why a parameter constant rules it out
 
     def counts(self) -> dict:
         out = {"witness": 0, "unreachable": 0, "undecided": 0}
@@ -518,6 +520,10 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
         if err:
             rep.seconds = time.monotonic() - t0
             return rep
+        for p in open_pts:
+            if p.key in rep.dead:
+                rep.verdicts[p.key] = Verdict(p.key, p.describe(), "unreachable", "yosys-const", "unbounded",
+                                              rep.dead[p.key])
         inputs = [(p.name, p.width) for p in ports if p.direction == "input"]
         active = 0 if active_low else 1
 
@@ -547,17 +553,50 @@ def _check_mapping(runner, rep) -> str:
     return ""
 
 
+def _probe(folder, sources, top, points, open_pts, deadline, rep):
+    """Elaborate with the parameter probes of eda.reach_const (without them if they break it): (RTLIL text,
+    error, points and open points with expr terms on parameters read from probes, {key: why} constant-dead)."""
+    by = {m.name: m for m in rc.modules(sources)}
+    for signals in (True, False):       # conditions reading module signals too, else parameters alone
+        pr = rc.plan(sources, open_pts, signals)
+        new = {p.key: replace(p, comment=rc.rewrite_expr(pr, by, p)) for p in open_pts if p.type == "expr"}
+        if not pr.wires:
+            break
+        pre, err = _elaborate(folder, rc.probed(sources, pr), top, deadline)
+        if not err:
+            # the front end folds parameter expressions; `x && P` with P 0 needs opt_expr -fine
+            r = _yosys(folder, "consts.ys", f"read_rtlil pre.il\nhierarchy -top {top}\nproc\nopt_expr -fine\n"
+                                            "opt_clean\nwrite_rtlil consts.il\n", deadline)
+            vals = rc.values(pre)
+            if r.ok and (folder / "consts.il").exists():
+                vals.update(rc.values((folder / "consts.il").read_text()))
+            dead, why = rc.dead(pr, vals, rt.base_name, points)
+            if why:
+                rep.notes.append(f"parameter-constant arms withdrawn: {why}")
+            pts = [new.get(p.key, p) for p in points]
+            return pre, "", pts, [new.get(p.key, p) for p in open_pts], dead
+        rep.notes.append(f"condition probes{' on signals' if signals else ''} left out (the design does not "
+                         f"elaborate with them: {err})")
+    pre, err = _elaborate(folder, sources, top, deadline)
+    return pre, err, points, open_pts, {}
+
+
 def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_low, fsms, deadline, point_s, rep):
     """Elaborate, instrument, flatten, wrap, export: (error, targets, runner, mode)."""
-    pre, err = _elaborate(folder, sources, top, deadline)
+    orig = {p.key: p for p in open_pts}
+    pre, err, points, open_pts, dead = _probe(folder, sources, top, points, open_pts, deadline, rep)
     if err:
         rep.error = err
         return err, [], None, ""
+    rep.dead = dead
+    open_pts = [p for p in open_pts if p.key not in dead]
     mods = rt.parse(pre)
     declared = {p.name for p in ports}
     text = "\n".join(str(t) for t in sources.values())
     targets, adds, expose, flags, checks = _plan(mods, points, open_pts, fsms, declared,
                                                  blocking_targets(text), _signed(text))
+    for t in targets:
+        t.desc = orig[t.key].describe()
     (folder / "inst.il").write_text(rt.instrument(pre, mods, adds))
     model, err = _model(folder, top, [n for n in expose if n not in declared], deadline)
     if err:

@@ -91,7 +91,8 @@ def blocking_targets(text: str) -> set:
     out = set()
     for stmt in strip_comments(text).split(";"):
         st = stmt.strip()
-        if re.match(r"^(assign|wire|localparam|parameter|input|output|genvar)\b", st):
+        # declarations with an initialiser (`reg x = 1'b0;`: the value at time 0, not a procedural assignment)
+        if re.match(r"^(assign|wire|reg|logic|bit|integer|int|localparam|parameter|input|output|genvar)\b", st):
             continue
         for m in re.finditer(rf"({IDENT})\s*(?:\[[^\]]*\]\s*)*=(?![=])", st):
             if st[max(0, m.start(0) - 1):m.start(0)] not in ("<", ">", "!", "=") and st[m.end(0) - 2:m.end(0) - 1] not in ("<", ">", "!"):

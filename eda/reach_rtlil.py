@@ -168,7 +168,7 @@ def locate(mod: Module, point, all_points) -> tuple:
             return None, (f"case items at {file}:{sw.src[1]}: Verilator has {len(items)} point(s), "
                           f"the elaborated switch {len(sw.cases)} case(s)")
         return (sw, items.index(pos)), None
-    if c in ("cond", "cond_else"):
+    if c in ("cond", "cond_then", "cond_else"):         # Verilator 5.4x names the then arm cond_then
         return _cond(mod, point, all_points)
     return None, f"{point.type} point '{c}' has no formal target (only if/else/case arms and ?: are mapped)"
 
@@ -183,7 +183,7 @@ def _cond(mod: Module, point, all_points):
     if len(tern) != 1:
         return None, f"{len(tern)} ?: cells at {point.file}:{point.line} (need exactly one)"
     arm = context(mod, point, all_points)
-    return (("cond", tern[0][1], 1 if point.comment == "cond" else 0, arm), None), None
+    return (("cond", tern[0][1], 0 if point.comment == "cond_else" else 1, arm), None), None
 
 
 def context(mod: Module, point, all_points):
