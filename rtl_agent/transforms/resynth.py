@@ -9,8 +9,10 @@ a shift and an inverter). A module's counter, toggle and state registers are re-
 synthesis nor `fsm_encode` (one register at a time) does; the hand-written ceiling's largest RTLLM gains are of
 this sort (pulse_detect, freq_divbyeven, freq_divbyfrac, sequence_detector).
 
-Only small machines: at most MAX_IN_BITS input bits besides clock and reset, MAX_STATES reachable states, one
-clock edge, a reset that sets every flip-flop. The rewrite is a candidate like any other: the prover decides.
+Only small machines: at most MAX_IN_BITS input bits besides clock and reset, MAX_STATES reachable states, a
+reset that sets every flip-flop. A module with flip-flops on both edges of its clock goes to resynth_edge (two
+registers, one per edge; encodings there also include `lfsr`). The rewrite is a candidate like any other: the
+prover decides.
 """
 from __future__ import annotations
 
@@ -108,14 +110,18 @@ class Aig:
         return [get(lit) for lit in self.outs], [get(nx) for _, nx in self.lat]
 
 
-def _export(code: str, top: str, async_reset: bool) -> tuple[str, str]:
+def _export(code: str, top: str, async_reset: bool, edges: bool = False) -> tuple:
+    """(AIGER text, map text); with edges also the names of the wires that falling- and rising-edge flip-flops
+    drive (the AIG itself has one implicit clock: resynth_edge needs to know which latch steps when)."""
     from eda.sandbox import Limits, run
     from eda.tools.yosys import YOSYS
+    probe = ["tee -q -o neg.txt select -list t:$_*DFF*_N* %co:+[Q] t:$_*DFF*_N* %d",
+             "tee -q -o pos.txt select -list t:$_*DFF*_P* %co:+[Q] t:$_*DFF*_P* %d"] if edges else []
     script = "\n".join([
         "read_verilog -sv design.v", f"hierarchy -top {top}", "proc", "flatten", "opt_clean",
         "memory -nomap", "memory_map", *(["async2sync"] if async_reset else []), "opt -fast",
-        "setundef -undriven -zero", "techmap", "opt -fast", "setundef -zero", "dffunmap", "aigmap", "opt_clean",
-        "write_aiger -ascii -zinit -map m.map m.aag"]) + "\n"
+        "setundef -undriven -zero", "techmap", "opt -fast", "setundef -zero", *probe, "dffunmap", "aigmap",
+        "opt_clean", f"write_aiger -ascii -zinit -{'v' if edges else ''}map m.map m.aag"]) + "\n"
     with tempfile.TemporaryDirectory(prefix="rtla-resynth-") as wd:
         Path(wd, "design.v").write_text(code)
         Path(wd, "x.ys").write_text(script)
@@ -123,11 +129,14 @@ def _export(code: str, top: str, async_reset: bool) -> tuple[str, str]:
         aag, mp = Path(wd, "m.aag"), Path(wd, "m.map")
         if not r.ok or not aag.exists():
             raise TransformError(f"resynth: no AIG ({(r.err or r.out).strip()[-160:]})")
-        return aag.read_text(), mp.read_text()
+        if not edges:
+            return aag.read_text(), mp.read_text()
+        wires = [{x.split("/", 1)[-1] for x in Path(wd, f).read_text().split()} for f in ("neg.txt", "pos.txt")]
+        return aag.read_text(), mp.read_text(), wires[0], wires[1]
 
 
-def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[list, list, list]:
-    """BFS from the reset state: (states as latch tuples, next[s][v], out[s][v])."""
+def _runner(aig: Aig, reset: str, low: bool, data: list):
+    """run(states, reset_on) -> (next latch tuples, output words), one lane per (state, input vector)."""
     idx = {name: [] for name, _ in data}
     rst_j = None
     for j, (name, bit) in aig.in_names.items():
@@ -137,8 +146,7 @@ def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[l
             idx[name].append((bit, j))
     if rst_j is None:
         raise TransformError("resynth: the reset is not an input of the AIG")
-    nbits = sum(w for _, w in data)
-    nvec = 1 << nbits
+    nvec = 1 << sum(w for _, w in data)
     nl = len(aig.lat)
 
     def run(states, reset_on):
@@ -159,6 +167,14 @@ def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[l
         o, n = aig.step(lanes, word, st)
         return ([tuple((n[b] >> lane) & 1 for b in range(nl)) for lane in range(lanes)],
                 [sum(((o[b] >> lane) & 1) << b for b in range(len(o))) for lane in range(lanes)])
+    return run
+
+
+def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[list, list, list]:
+    """BFS from the reset state: (states as latch tuples, next[s][v], out[s][v])."""
+    nvec = 1 << sum(w for _, w in data)
+    nl = len(aig.lat)
+    run = _runner(aig, reset, low, data)
 
     # a flip-flop the reset leaves (or a latch) starts at 0 or 1: both are explored, and the machine is kept
     # only when the states reset can lead to are merged into one (no output sequence tells them apart)
@@ -218,7 +234,7 @@ def machine(code: str, top: str) -> Machine:
     if not clock or not reset:
         raise TransformError("resynth: needs a clock and a reset input")
     if re.search(rf"negedge\s+{re.escape(clock)}\b", code):
-        raise TransformError("resynth: falling-edge flip-flops")
+        raise TransformError("resynth: falling-edge flip-flops (resynth_edge.edge_machine)")
     data = [(n, w) for n, w in ins if n not in (clock, reset)]
     if sum(w for _, w in data) > MAX_IN_BITS:
         raise TransformError(f"resynth: more than {MAX_IN_BITS} input bits")
@@ -301,17 +317,22 @@ def _vec_case(lines, ind, cells, sig, each):
     lines.append(f"{ind}endcase")
 
 
+def _frame(p) -> tuple[str, list, set]:
+    """The module's header, its port and parameter declarations, and the names declared as variables."""
+    head = p.text(p.module.header)
+    decls = [p.text(x) for x in p.module.members
+             if x.kind.name == "PortDeclaration" or "Parameter" in x.kind.name
+             or x.kind.name in ("DataDeclaration", "NetDeclaration") and _declares_port(p, x)]
+    return head, decls, {s.name for s in p.body if s.kind.name == "Variable"}
+
+
 def emit(p, m: Machine, enc: str) -> str:
     got = codes(m, enc)
     if got is None:
         raise TransformError(f"resynth: encoding {enc} does not apply")
     w, code = got
     ow = sum(wd for _, wd in m.outs)
-    head = p.text(p.module.header)
-    decls = [p.text(x) for x in p.module.members
-             if x.kind.name == "PortDeclaration" or "Parameter" in x.kind.name
-             or x.kind.name in ("DataDeclaration", "NetDeclaration") and _declares_port(p, x)]
-    vregs = {s.name for s in p.body if s.kind.name == "Variable"}
+    head, decls, vregs = _frame(p)
     vin = "{" + ", ".join(n for n, _ in reversed(m.ins)) + "}" if m.ins else "1'b0"
     rst_cond = f"!{m.reset}" if m.low else m.reset
     edge = f"posedge {m.clock}" + (f" or {'negedge' if m.low else 'posedge'} {m.reset}" if m.async_reset else "")
@@ -375,8 +396,24 @@ class Resynth(Transform):
     summary = "a small sequential module written again from its reachable, minimised state graph"
 
     def options(self, d: Design) -> list[Option]:
-        if "posedge" not in d.code:
+        if "posedge" not in d.code and "negedge" not in d.code:
             return []
+        from .resynth_edge import for_design
+        em = for_design(d)
+        if em is not None:
+            from .resynth_edge import ENCODINGS as EDGE_ENCODINGS
+            from .resynth_edge_emit import edge_codes
+            opts, seen = [], set()
+            for enc in EDGE_ENCODINGS:
+                got = edge_codes(em, enc)
+                if got is None or repr(got) in seen:
+                    continue
+                seen.add(repr(got))
+                opts.append(self.option("module", f"re-derive the both-edge module from its {em.reached} reachable "
+                                                  f"states: {em.kp} x {em.kn} blocks, {enc} code in "
+                                                  f"{got[0][0]} + {got[1][0]} flip-flops (was {sum(em.flops)})",
+                                        encoding=enc))
+            return opts
         m = machine(d.code, d.top)
         opts = []
         for enc in ENCODINGS:
@@ -389,9 +426,14 @@ class Resynth(Transform):
         return opts
 
     def apply(self, d: Design, o: Option) -> str:
+        from .resynth_edge import for_design
         enc = o.params.get("encoding")
-        if enc not in ENCODINGS:
+        em = for_design(d)
+        if enc not in ENCODINGS and not (em is not None and enc == "lfsr"):
             raise TransformError("resynth: option without an encoding")
+        if em is not None:
+            from .resynth_edge_emit import emit_edge
+            return emit_edge(d.parsed(), em, enc)
         return emit(d.parsed(), machine(d.code, d.top), enc)
 
 
