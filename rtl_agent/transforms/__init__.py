@@ -25,8 +25,8 @@ def unregister(name: str):
 
 
 # the kinds' modules, in menu order: a new kind is a module and its name here
-KIND_MODULES = ("narrow", "cond_arith", "share", "recognise", "datapath", "mux_share", "loop_tree", "fsm_encode",
-                "idle", "resynth")
+KIND_MODULES = ("narrow", "cond_arith", "share", "recognise", "datapath", "mux_share", "loop_tree", "counter_toggle",
+                "fsm_encode", "idle", "resynth")
 
 
 def _load():
