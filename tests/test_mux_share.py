@@ -21,6 +21,7 @@ module alu4 (
             3'd3: y = {1'b0, c - a};
             3'd4: y = b >> a[2:0];
             3'd5: y = $signed(b) >>> a[2:0];
+            3'd6: y = c << b[1:0];
             default: y = a & b;
         endcase
     end
@@ -60,10 +61,12 @@ def _ref(top, code):
 def test_exclusive_arms_share_one_unit_proven_and_smaller_and_a_wrong_select_is_refuted():
     d = T.Design(ALU, "alu4")
     opts = {o.params.get("family", "all"): o for o in T.options(d, ["mux_share"])}
-    assert {"addsub", "shr", "all"} <= set(opts), list(opts)
+    assert {"addsub", "shr", "shift", "all"} <= set(opts), list(opts)
     new = T.apply(d, opts["all"])
     assert "// a small ALU, one operator per arm" in new and "// borrow in bit 8" in new
-    assert new.count(" + ") == 2 and new.count(">>>") == 1         # the shared adder (x + (y ^ m) + m), shifter
+    # one adder (x + (y ^ m) + m) and one shifter (the left shift by bit reversal)
+    assert len(re.findall(r"assign \w+ = ", new)) == 2 and new.count(">>>") == 1 and "<<" not in new
+    assert not any(f"y = {e};" in new for e in ("a + b", "a - b", "b >> a[2:0]"))
     assert "@*" in new                                             # the event list wakes on the shared result
     rep = evaluate(_job("alu4", ALU), {"alu4.v": new})
     assert rep.equiv_status == "proven", rep.failure_reason

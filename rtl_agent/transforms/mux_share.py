@@ -203,12 +203,14 @@ def _groups(d: Design) -> list:
         fams = dict(by_fam)
         if "add" in fams and "sub" in fams:
             fams["addsub"] = fams["add"] + fams["sub"]
+        if "shl" in fams and "shr" in fams:
+            fams["shift"] = fams["shl"] + fams["shr"]        # left shifts through bit reversal
         for fam, arms in fams.items():
             chosen = []
             for arm in sorted(arms, key=lambda x: x.a):
                 if all(_exclusive(leaves[arm.leaf].path, leaves[c.leaf].path) for c in chosen):
                     chosen.append(arm)
-            if fam == "shr" and any(c.op == "ArithmeticShiftRight" and c.op_signed for c in chosen):
+            if fam in ("shr", "shift") and any(c.op == "ArithmeticShiftRight" and c.op_signed for c in chosen):
                 # a logical shift of a signed operand fills zeros above its sign extension: not one unit
                 chosen = [c for c in chosen if not (c.op == "LogicalShiftRight" and c.op_signed)]
             if len(chosen) >= 2:
@@ -233,10 +235,12 @@ def _plan(d: Design, fam: str, arms: list) -> dict:
         arith = any(a.op == "ArithmeticShiftRight" and a.op_signed for a in arms)
         w = max(a.width for a in arms) + (1 if arith else 0)
         sreg = arith
+    elif fam == "shift":         # one bit wider: the fill (0, or the sign of an arithmetic shift) rides on top
+        w, sreg = max(a.width for a in arms) + 1, True
     else:
         w = max(a.width for a in arms)
         sreg = False
-    sw = max(a.amount_w for a in arms) if fam in ("shl", "shr") else w
+    sw = max(a.amount_w for a in arms) if fam in ("shl", "shr", "shift") else w
 
     def val(a, text):        # the operand as its context extended it
         return f"({text})" if a.op_signed else f"$unsigned({text})"
@@ -245,7 +249,9 @@ def _plan(d: Design, fam: str, arms: list) -> dict:
         x, y = a.left, a.right
         if fam == "lt" and a.op in ("GreaterThan", "LessThanEqual"):
             x, y = y, x
-        s = {"x": val(a, x), "y": f"$unsigned({y})" if fam in ("shl", "shr") else val(a, y)}
+        s = {"x": val(a, x), "y": f"$unsigned({y})" if fam in ("shl", "shr", "shift") else val(a, y)}
+        if fam == "shift" and _FAMILY[a.op] == "shl":
+            s["x"] = f"{{1'b0, {{rev}}({val(a, x)})}}"
         if fam == "addsub":
             s["m"] = "1'b1" if a.op == "Subtract" else "1'b0"
         sets.append(s)
@@ -256,7 +262,7 @@ def _cost(d: Design, fam: str, arms: list, plan: dict) -> tuple[float, float]:
     """(area before, area after) by the per-PDK operator table: distinct units vs one unit and operand muxes."""
     from .datapath.costs import op_cost, table
     tab = table(d.pdk)
-    name = {"add": "add", "sub": "sub", "mul": "mul", "shl": "shl", "shr": "shr", "lt": "lt"}
+    name = {"add": "add", "sub": "sub", "mul": "mul", "shl": "shl", "shr": "shr", "lt": "lt", "shift": "shr"}
     before, seen = 0.0, set()
     for a in arms:
         key = (a.op, a.left, a.right, a.width)
@@ -280,7 +286,14 @@ def _edits(d: Design, p, g, names) -> tuple[list, str, str]:
     x, y, m, r = (_fresh(d.code + names[0], f"{fam}_{s}") for s in ("x", "y", "m", "r"))
     names[0] += f" {x} {y} {m} {r}"
     w, sw, sg = plan["w"], plan["sw"], "signed " if plan["sreg"] else ""
-    decl = f"\n    reg {sg}[{w - 1}:0] {x};\n    reg {'' if fam in ('shl', 'shr') else sg}[{sw - 1}:0] {y};\n"
+    decl = f"\n    reg {sg}[{w - 1}:0] {x};\n    reg {'' if fam in ('shl', 'shr', 'shift') else sg}[{sw - 1}:0] {y};\n"
+    rev, rl = _fresh(d.code + names[0], "bit_rev"), _fresh(d.code + names[0], f"{fam}_rl")
+    if fam == "shift":
+        names[0] += f" {rev} {rl}"
+        decl += (f"    function [{w - 2}:0] {rev};\n        input [{w - 2}:0] v;\n        integer i;\n"
+                 f"        for (i = 0; i < {w - 1}; i = i + 1) {rev}[i] = v[{w - 2} - i];\n    endfunction\n")
+        for st in plan["sets"]:
+            st["x"] = st["x"].replace("{rev}", rev)
     if fam == "addsub":
         decl += f"    reg {m};\n"
     rw = 1 if fam == "lt" else w
@@ -315,14 +328,17 @@ def _edits(d: Design, p, g, names) -> tuple[list, str, str]:
         unit = f"{x} + ({y} ^ {{{w}{{{m}}}}}) + {{{w - 1}'d0, {m}}}" if w > 1 else f"{x} + ({y} ^ {m}) + {m}"
     else:
         unit = {"add": f"{x} + {y}", "sub": f"{x} - {y}", "mul": f"{x} * {y}", "shl": f"{x} << {y}",
-                "shr": f"{x} >>> {y}", "lt": f"{x} < {y}"}[fam]
+                "shr": f"{x} >>> {y}", "shift": f"{x} >>> {y}", "lt": f"{x} < {y}"}[fam]
     block += f"    assign {r} = {unit};\n"
+    if fam == "shift":
+        decl += f"    wire [{w - 2}:0] {rl} = {rev}({r}[{w - 2}:0]);\n"
     reps = []
     for a in arms:
         if fam == "lt":
             new = f"(~{r})" if a.op in ("LessThanEqual", "GreaterThanEqual") else f"({r})"
         else:
-            new = r if a.width == w else f"{r}[{a.width - 1}:0]"
+            res = rl if fam == "shift" and _FAMILY[a.op] == "shl" else r
+            new = res if a.width == (w - 1 if res == rl else w) else f"{res}[{a.width - 1}:0]"
             new = f"$signed({new})" if a.signed else f"({new})"
         reps.append((a.a, a.z, new))
     return reps, decl, block
@@ -333,7 +349,8 @@ def _selected(d: Design, params) -> list:
     if params.get("all"):
         chosen, spans = [], []
         for g in gs:
-            if g[3] in ("add", "sub") and any(h[0] == g[0] and h[3] == "addsub" for h in gs):
+            merged = {"add": "addsub", "sub": "addsub", "shl": "shift", "shr": "shift"}.get(g[3])
+            if merged and any(h[0] == g[0] and h[3] == merged for h in gs):
                 continue
             ss = [(a.a, a.z) for a in g[4]]
             if any(not (z <= a2 or z2 <= a) for a, z in ss for a2, z2 in spans):
@@ -358,7 +375,8 @@ class MuxShare(Transform):
             paying += 1
             line = d.code.count("\n", 0, d.parsed().span(root)[0]) + 1
             unit = {"addsub": "adder-subtractor", "add": "adder", "sub": "subtractor", "mul": "multiplier",
-                    "shl": "left shifter", "shr": "right shifter", "lt": "comparator"}[fam]
+                    "shl": "left shifter", "shr": "right shifter", "lt": "comparator",
+                    "shift": "right shifter (left shifts by bit reversal)"}[fam]
             out.append(self.option(f"line {line} {fam}", f"share one {unit} among {len(arms)} exclusive arms of "
                                    f"line {line}, operands selected first (est. area {after / before:.2f}x)",
                                    root=ri, family=fam))
