@@ -2,8 +2,9 @@
 below it is 1 counting up, 0 counting down), the wrap-around compares that only restate modulo-2^w arithmetic
 dropped.
 
-Recognised updates of a whole register x (w >= 3 bits, non-blocking or blocking, any clocked or combinational
-block), by structure:
+Recognised non-blocking updates of a whole register x (w >= 3 bits), by structure (a blocking `x = x + 1` is
+left alone: inside a block or a loop its value before the statement is not the register's, which the toggle
+network at module level reads):
   `x <= x + 1;`  `x <= x - 1;`
   `if (x == 2^w-1) x <= 0; else x <= x + 1;`  `if (x == 0) x <= 2^w-1; else x <= x - 1;`  (the wrap is the
       arithmetic's own, so the compare is redundant)
@@ -50,7 +51,7 @@ def _step(a):
     if x is None or r.kind.name != "BinaryOp" or _sym(r.left) != x or _const(r.right) != 1:
         return None
     d = {"Add": 1, "Subtract": -1}.get(r.op.name)
-    return (x, d, a.isNonBlocking) if d else None
+    return (x, d, True) if d and a.isNonBlocking else None
 
 
 def _set(a, x, value) -> bool:
