@@ -70,6 +70,7 @@ def _tree(p, node, path, conds, leaves, blocked, ok):
         a, _ = p.span(node)
         k = _key(conds)
         conds[k] = _clean(p.code[a:p.span(node.statement)[0]])
+        conds[("at", k)] = p.span(node.predicate)
         ok[k] = _reads_ok(p, p.text(node.predicate), blocked)
         then = _tree(p, node.statement, path + ((k, "br", 0),), conds, leaves, blocked, ok)
         els = _tree(p, node.elseClause.clause, path + ((k, "br", 1),), conds, leaves, blocked, ok) \
@@ -84,6 +85,7 @@ def _tree(p, node, path, conds, leaves, blocked, ok):
             return ("opaque",)
         k = _key(conds)
         conds[k] = _clean(p.code[a:p.span(items[0])[0]])
+        conds[("at", k)] = p.span(node.expr)
         ok[k] = _reads_ok(p, p.text(node.expr), blocked)
         arms = []
         for i, it in enumerate(items):
@@ -111,6 +113,7 @@ def _expr(p, e, path, conds, leaves, blocked, ok):
                 not any(pa <= s[0] and s[1] <= pz for s in conds.get("ops", ())):
             k = _key(conds)
             conds[k] = _clean(f"if ({p.text(e.predicate)})")
+            conds[("at", k)] = p.span(e.predicate)
             ok[k] = _reads_ok(p, p.text(e.predicate), blocked)
             return ("if", k, [_expr(p, e.left, path + ((k, "br", 0),), conds, leaves, blocked, ok),
                               _expr(p, e.right, path + ((k, "br", 1),), conds, leaves, blocked, ok)])
@@ -210,11 +213,17 @@ def _groups(d: Design) -> list:
             for arm in sorted(arms, key=lambda x: x.a):
                 if all(_exclusive(leaves[arm.leaf].path, leaves[c.leaf].path) for c in chosen):
                     chosen.append(arm)
-            if fam in ("shr", "shift") and any(c.op == "ArithmeticShiftRight" and c.op_signed for c in chosen):
-                # a logical shift of a signed operand fills zeros above its sign extension: not one unit
+            if fam in ("shr", "shift"):
+                # a logical shift of a signed operand shifts zeros in above its sign extension: a wider shared
+                # unit (or one with a sign fill) would shift sign bits in instead
                 chosen = [c for c in chosen if not (c.op == "LogicalShiftRight" and c.op_signed)]
             if len(chosen) >= 2:
                 out.append((ri, root, tree, fam, chosen, conds))
+                conds["slow"] = conds.get("slow", set())
+                spans = [conds[("at", st[0])] for c in chosen for st in leaves[c.leaf].path if st[1] == "br"]
+                if any(a <= s[0] and s[1] <= z and ops[s].type.bitWidth >= 4 or
+                       a <= s[0] and s[1] <= z and _FAMILY[ops[s].op.name] == "lt" for a, z in spans for s in ops):
+                    conds["slow"].add(fam)
     return out
 
 
@@ -370,7 +379,9 @@ class MuxShare(Transform):
         for g in _groups(d):
             ri, root, _, fam, arms, _ = g
             before, after = _cost(d, fam, arms, _plan(d, fam, arms))
-            if after >= before:
+            # a select that waits on a wide compare or sum puts it before the unit, on the critical path: only a
+            # large area saving pays for that (fixed_point_adder's |a-b| by a > b: 0.72x area, 1.8x delay)
+            if after >= before * (0.5 if fam in g[5].get("slow", ()) else 1.0):
                 continue
             paying += 1
             line = d.code.count("\n", 0, d.parsed().span(root)[0]) + 1
