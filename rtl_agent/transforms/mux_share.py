@@ -130,6 +130,8 @@ def _reads_ok(p, text, blocked) -> bool:
 def _roots(p):
     """(root syntax node, blocking-written names) for every always block and continuous assignment."""
     for n in walk(p.module):
+        if n.kind.name in _ALWAYS + ("ContinuousAssign",) and _in_generate(n):
+            continue           # one syntax, several elaborated copies (widths may differ): left alone
         if n.kind.name in _ALWAYS:
             blocked = set()
             for m in walk(n):
@@ -142,6 +144,14 @@ def _roots(p):
         elif n.kind.name == "ContinuousAssign":
             for asg in n.assignments:
                 yield n, asg, set()
+
+
+def _in_generate(n) -> bool:
+    while n is not None:
+        if "Generate" in n.kind.name:
+            return True
+        n = n.parent
+    return False
 
 
 class _Arm:
@@ -409,7 +419,7 @@ class MuxShare(Transform):
             at = p.span(g[1])[0]
             blocks[at] = blocks.get(at, "") + bl
         at = _member_start(p, 0)
-        edits = [(at, at, decls)] + [(a, a, b + "\n    ") for a, b in blocks.items()] + reps
+        edits = [(at, at, decls)] + [(a, a, b.lstrip() + "\n    ") for a, b in blocks.items()] + reps
         for root in {p.span(g[1])[0]: g[1] for g in gs}.values():
             # a combinational block with its own event list must now wake on the shared result too
             st = getattr(root, "statement", None)
