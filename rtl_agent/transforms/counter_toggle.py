@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import register
 from .base import Design, Option, Transform, TransformError
-from .loop_tree import NoSite, _flat, _indent, _member, _strip, _sym, const
+from .loop_tree import NoSite, _flat, _indent, _is, _member, _strip, _sym, const
 from .syntax import splice
 
 
@@ -48,14 +48,14 @@ def _step(a):
     if a is None or a.isCompound:
         return None
     x, r = _sym(a.left), _strip(a.right)
-    if x is None or r.kind.name != "BinaryOp" or _sym(r.left) != x or _const(r.right) != 1:
+    if x is None or r.kind.name != "BinaryOp" or not _is(_sym(r.left), x) or _const(r.right) != 1:
         return None
     d = {"Add": 1, "Subtract": -1}.get(r.op.name)
     return (x, d, True) if d and a.isNonBlocking else None
 
 
 def _set(a, x, value) -> bool:
-    return a is not None and not a.isCompound and _sym(a.left) == x and _const(a.right) == value
+    return a is not None and not a.isCompound and _is(_sym(a.left), x) and _const(a.right) == value
 
 
 def _counts(s):
@@ -72,7 +72,7 @@ def _counts(s):
     if got is None or c.kind.name != "BinaryOp" or c.op.name not in ("Equality", "CaseEquality"):
         return None
     x, d, nb = got
-    k = _const(c.right) if _sym(c.left) == x else _const(c.left) if _sym(c.right) == x else None
+    k = _const(c.right) if _is(_sym(c.left), x) else _const(c.left) if _is(_sym(c.right), x) else None
     top = (1 << int(x.type.bitWidth)) - 1
     edge, wrap = (top, 0) if d == 1 else (0, top)
     t = _one(s.ifTrue)
@@ -118,9 +118,9 @@ def sites(d: Design) -> list:
         if s.kind.name != "Conditional" or len(s.conditions) != 1 or s.ifFalse is None:
             continue
         up, dn = _counts(s.ifTrue), _counts(s.ifFalse)
-        if up and dn and up[0] == dn[0] and up[2] == dn[2] and up[1] == -dn[1]:
+        if up and dn and _is(up[0], dn[0]) and up[2] == dn[2] and up[1] == -dn[1]:
             c = s.conditions[0].expr
-            if any(_sym(n) == up[0] for n in _names(c)):
+            if any(_is(_sym(n), up[0]) for n in _names(c)):
                 continue
             site = Site(p, s, up[0], "updown", up[2], c)
             site.down_when = up[1] == -1        # `if (c) decrement else increment`: counts up when c is low

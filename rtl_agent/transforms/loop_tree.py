@@ -40,6 +40,11 @@ def _strip(e):
     return e
 
 
+def _is(a, b) -> bool:
+    """Two symbols are the same (slang's Symbol.__eq__ raises on None)."""
+    return a is not None and b is not None and a == b
+
+
 def _sym(e):
     e = _strip(e)
     return e.symbol if e.kind.name == "NamedValue" else None
@@ -98,9 +103,9 @@ def _values(f) -> tuple:
     if stop is None or stop.kind.name != "BinaryOp" or len(f.steps) != 1:
         raise NoSite("loop bound")
     op = stop.op.name
-    if _sym(stop.left) == var:
+    if _is(_sym(stop.left), var):
         bound = const(stop.right, {})
-    elif _sym(stop.right) == var:
+    elif _is(_sym(stop.right), var):
         bound = const(stop.left, {})
         op = {"LessThan": "GreaterThan", "GreaterThan": "LessThan", "LessThanEqual": "GreaterThanEqual",
               "GreaterThanEqual": "LessThanEqual"}.get(op, op)
@@ -122,14 +127,14 @@ def _values(f) -> tuple:
 
 def _step(s, var) -> int:
     k = s.kind.name
-    if k == "UnaryOp" and _sym(s.operand) == var:
+    if k == "UnaryOp" and _is(_sym(s.operand), var):
         return {"Postincrement": 1, "Preincrement": 1, "Postdecrement": -1, "Predecrement": -1}.get(s.op.name, 0)
-    if k == "Assignment" and _sym(s.left) == var:
+    if k == "Assignment" and _is(_sym(s.left), var):
         r = _strip(s.right)
         if s.isCompound:
             k2 = const(r.right, {}) if r.kind.name == "BinaryOp" else const(r, {})
             return k2 if s.op.name == "Add" else -k2 if s.op.name == "Subtract" else 0
-        if r.kind.name == "BinaryOp" and _sym(r.left) == var and r.op.name in ("Add", "Subtract"):
+        if r.kind.name == "BinaryOp" and _is(_sym(r.left), var) and r.op.name in ("Add", "Subtract"):
             k2 = const(r.right, {})
             return k2 if r.op.name == "Add" else -k2
     return 0
@@ -140,7 +145,7 @@ def _is_acc_assign(a) -> bool:
     acc, r = _sym(a.left), _strip(a.right)
     if acc is None:
         return False
-    return a.isCompound or (r.kind.name == "BinaryOp" and acc in (_sym(r.left), _sym(r.right)))
+    return a.isCompound or (r.kind.name == "BinaryOp" and (_is(_sym(r.left), acc) or _is(_sym(r.right), acc)))
 
 
 def _counters(body, var: str) -> list:
@@ -223,8 +228,8 @@ class Loop:
             op, e = a.op.name, r.right if r.kind.name == "BinaryOp" else r
         else:
             op = r.op.name
-            e = r.right if _sym(r.left) == acc else r.left
-            if op == "Subtract" and _sym(r.left) != acc:
+            e = r.right if _is(_sym(r.left), acc) else r.left
+            if op == "Subtract" and not _is(_sym(r.left), acc):
                 raise NoSite("acc = e - acc")
         if op not in _ACC_OPS or (self.cond is not None and op == "BinaryAnd"):
             raise NoSite(f"operator {op}")
@@ -241,9 +246,9 @@ class Loop:
         rel, _ = _CMP[c.op.name]
         for a in assigns:
             acc = _sym(a.left)
-            if _sym(c.right) == acc and self._same(c.left, a.right):
+            if _is(_sym(c.right), acc) and self._same(c.left, a.right):
                 break
-            if _sym(c.left) == acc and self._same(c.right, a.right):
+            if _is(_sym(c.left), acc) and self._same(c.right, a.right):
                 rel = _FLIP[rel]
                 break
         else:
@@ -257,7 +262,7 @@ class Loop:
             raise NoSite("a payload assigned twice")
         # `e > acc`: the new leaf wins when greater (max, first winner kept on a tie); `>=`: the later one wins
         self.mode, self.acc, self.rel, self.leaf, self.payload = "select", acc, rel, e, pay
-        self._clean([e] + [x.right for x in pay] + [c.left if _sym(c.right) == acc else c.right], writes)
+        self._clean([e] + [x.right for x in pay] + [c.left if _is(_sym(c.right), acc) else c.right], writes)
 
     def _same(self, x, y) -> bool:
         return "".join(self.p.text(_syn(x)).split()) == "".join(self.p.text(_syn(y)).split())
