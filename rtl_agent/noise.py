@@ -12,21 +12,41 @@ per design, from semantics-preserving perturbations of its reference:
                (`count = count + 5'd1` -> `count = (count + 1'b0) + 5'd1`): popcount16's one-line "find"
                was exactly this edit, 1.258x on Nangate45 (bench/results/find_rate_improve_r2.md)
 
-Each perturbation goes through the task's own flow (so it must still be proven equivalent); the floor is
-max(r, 1/r) over the proven ones, r = PPA_ref / PPA_perturbed (1.0 when none moved it, or none applied).
-A find counts only when its ratio is above the floor:
+The floor is max(r, 1/r) over the perturbations proven equivalent by the task's own flow, r = PPA_ref /
+PPA_perturbed (1.0 when none moved it, or none applied). A find counts only when its ratio is above the floor:
 
     nf = noise_floor(job, task.reference_sources(), task.top, ref_ppa)
     nf.floor, nf.above(1.3), nf.describe(1.3)   # "1.30x, above this design's noise floor of 1.04x"
+
+Cost. Proving every perturbation cost five full flows: 352 s on axis_cobs_encode before its first step
+(bench/results/real_designs_jobs.md). Only a perturbation that moved PPA can set the floor, so each one is first
+synthesized and timed alone (the flow's back stages, cached apart from the proof), and the full flow (lint,
+simulation, proof) runs only on those that could raise it, largest move first, until one proves: the floor is
+the same number the five proofs gave (a perturbation the flow rejects is skipped in both), at the price of one
+proof where a perturbation moved PPA (more only where the largest mover fails its proof). Where nothing moved,
+`all` is still proven (a check that the perturbations are sound here), unless the design is big (the reference
+synthesizes to BIG_CELLS cells or more: axis_cobs_encode's 16.5k take 37 s a synthesis): there only BIG_KINDS
+run and nothing is proven that cannot raise the floor. `ratios` holds the proven ones, `measured` every ratio
+synthesis gave. A job that routes (pnr) has every perturbation proven, as before. The result is kept on
+disk per (reference, job, tool versions, this code), so a second run of the same design pays nothing.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from eda.flow import FlowJob, evaluate
+from eda import pdk as pdks
+from eda import tools
+from eda.cache import Cache, code_version, key, text_hash
+from eda.flow import FlowJob, _timed_out, evaluate
 from eda.hdl import module_names, strip_comments
 from eda.report import is_proven
+from eda.sandbox import isolation_mode
+from eda.verdict import rule_key
 from rtl_agent.rewrites import _LEVEL, _LINE, _top_ops, commute
 
 _DECL = re.compile(r"\b(?:wire|reg|integer|logic|genvar)\b(?:\s+signed)?\s*(?:\[[^\]]*\]\s*)*([^;()]*);")
@@ -35,6 +55,9 @@ _PORT = re.compile(r"\b(?:input|output|inout)\b(?:\s+(?:wire|reg|logic|signed))*
 _ONE_DECL = re.compile(r"^\s*(?:wire|reg|integer)\b[^=;()]*;\s*(?://.*)?$")
 _ONE_ASSIGN = re.compile(r"^\s*assign\b[^;]*;\s*(?://.*)?$")
 KINDS = ("rename", "commute", "reorder", "all", "neutral")
+BIG_CELLS = 5000                  # a reference this big (cells) gets BIG_KINDS only and no proof that cannot matter
+BIG_KINDS = ("all", "neutral")    # rename, commute and reorder at once; the added zeros (popcount16's 1.258x)
+SCREEN = ("synth", "sta")
 _NEUTRAL = ("+", "|", "^")
 
 
@@ -141,6 +164,9 @@ class NoiseFloor:
     floor: float = 1.0
     ratios: dict = field(default_factory=dict)      # kind -> PPA_ref / PPA_perturbed (proven ones)
     failed: dict = field(default_factory=dict)      # kind -> why it did not count
+    measured: dict = field(default_factory=dict)    # kind -> the ratio by synthesis alone (every one that ran)
+    seconds: float = 0.0                            # what measuring it cost (0 when served from the cache)
+    cached: bool = False
 
     def above(self, ratio: float | None) -> bool:
         return bool(ratio) and ratio > self.floor
@@ -150,12 +176,14 @@ class NoiseFloor:
         return f"{ratio:.3f}x, {where} this design's noise floor of {self.floor:.3f}x"
 
     def to_dict(self) -> dict:
-        return {"floor": self.floor, "ratios": self.ratios, "failed": self.failed}
+        return {"floor": self.floor, "ratios": self.ratios, "failed": self.failed, "measured": self.measured,
+                "seconds": round(self.seconds, 2), "cached": self.cached}
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "NoiseFloor":
         d = d or {}
-        return cls(d.get("floor", 1.0), d.get("ratios", {}), d.get("failed", {}))
+        return cls(d.get("floor", 1.0), d.get("ratios", {}), d.get("failed", {}), d.get("measured", {}),
+                   d.get("seconds", 0.0), d.get("cached", False))
 
 
 def top_files(src: dict, top: str) -> dict:
@@ -164,20 +192,92 @@ def top_files(src: dict, top: str) -> dict:
 
 
 def noise_floor(job: FlowJob, ref_src: dict, top: str, ref_ppa: float, kinds=KINDS) -> NoiseFloor:
-    """Evaluate each perturbation of the reference (every file perturbed alike) with the task's calibrated job."""
-    nf = NoiseFloor()
+    """The floor of the reference under `job` (every file perturbed alike), from the disk cache when this
+    reference, job and code measured it before."""
     if not ref_ppa:
-        nf.failed["all"] = "the reference has no PPA"
-        return nf
-    per_file = {name: perturbations(text) for name, text in ref_src.items()}
-    for kind in kinds:
-        if not any(kind in p for p in per_file.values()):
-            continue
-        rep = evaluate(job, top_files({name: per_file[name].get(kind, text) for name, text in ref_src.items()}, top))
-        if not (rep.ok and rep.ppa and is_proven(rep.equiv_status or "")):
-            nf.failed[kind] = f"{rep.status} at {rep.failed_stage}, equiv {rep.equiv_status}"
-            continue
-        r = ref_ppa / rep.ppa
-        nf.ratios[kind] = r
-        nf.floor = max(nf.floor, r, 1 / r)
+        return NoiseFloor(failed={"all": "the reference has no PPA"})
+    t0 = time.monotonic()
+    cache = Cache((job.cache.root if job.cache else Cache().root).parent / "noise") if job.use_cache else None
+    k = _key(job, ref_src, top, ref_ppa, kinds)
+    hit = cache.get(k) if cache else None
+    if hit:
+        return NoiseFloor.from_dict({**hit, "seconds": 0.0, "cached": True})
+    nf, reports = _measure(job, ref_src, top, ref_ppa, kinds)
+    nf.seconds = time.monotonic() - t0
+    if cache and not any(_timed_out(r) for r in reports):     # a load-dependent verdict is measured again
+        cache.put(k, nf.to_dict())
     return nf
+
+
+def _measure(job: FlowJob, ref_src: dict, top: str, ref_ppa: float, kinds,
+             prove_all: bool = False) -> tuple[NoiseFloor, list]:
+    """Synthesis and timing of each perturbation, then the full flow on those that could raise the floor
+    (prove_all: every perturbation through the full flow, the way it was measured before)."""
+    nf, reports = NoiseFloor(), []
+    # a job that routes (pnr) reports the routed PPA, which synthesis alone does not estimate: all proven
+    lazy = not prove_all and [s for s in job.stages if s in ("synth", "sta", "pnr")] == list(SCREEN)
+    screen = job.replace(stages=SCREEN) if lazy else job
+    ref = evaluate(screen, ref_src) if lazy else None
+    big = lazy and ref.stages.get("synth") is not None and (ref.stages["synth"].data.get("cells") or 0) >= BIG_CELLS
+    per_file = {name: perturbations(text) for name, text in ref_src.items()}
+    designs = {}
+    for kind in kinds:
+        if (big and kind not in BIG_KINDS) or not any(kind in p for p in per_file.values()):
+            continue
+        designs[kind] = top_files({name: per_file[name].get(kind, text) for name, text in ref_src.items()}, top)
+        rep = evaluate(screen, designs[kind])
+        reports.append(rep)
+        if not (rep.ok and rep.ppa):
+            nf.failed[kind] = f"{rep.status} at {rep.failed_stage}"
+            continue
+        nf.measured[kind] = ref_ppa / rep.ppa
+        if not lazy:                                # the old way: every one judged by the full flow
+            _count(nf, kind, rep, ref_ppa)
+    if not lazy:
+        return nf, reports
+    moved = sorted((kd for kd in nf.measured if _dev(nf.measured[kd]) > 1.0), key=lambda kd: -_dev(nf.measured[kd]))
+    # nothing moved: on a small design the widest perturbation is proven all the same (a check they are sound here)
+    todo = moved or ([] if big or not nf.measured else ["all" if "all" in nf.measured else next(iter(nf.measured))])
+    for kind in todo:
+        rep = evaluate(job, designs[kind])          # its synthesis and timing are cache hits
+        reports.append(rep)
+        if _count(nf, kind, rep, ref_ppa):
+            break                                   # the rest moved PPA less: none can raise the floor
+    return nf, reports
+
+
+def _count(nf: NoiseFloor, kind: str, rep, ref_ppa: float) -> bool:
+    """Count one perturbation's full-flow report in the floor; False (and why, in nf.failed) when not proven."""
+    if not (rep.ok and rep.ppa and is_proven(rep.equiv_status or "")):
+        nf.failed[kind] = f"{rep.status} at {rep.failed_stage}, equiv {rep.equiv_status}"
+        return False
+    r = ref_ppa / rep.ppa
+    nf.ratios[kind] = r
+    nf.floor = max(nf.floor, r, 1 / r)
+    return True
+
+
+def _dev(r: float) -> float:
+    return max(r, 1 / r)
+
+
+@functools.cache
+def _code() -> str:
+    """This module's and the rewrites' source: a change to a perturbation measures the floor again."""
+    here = Path(__file__).resolve().parent
+    return hashlib.sha256(b"".join((here / f).read_bytes() for f in ("noise.py", "rewrites.py"))).hexdigest()[:16]
+
+
+def _key(job: FlowJob, ref_src: dict, top: str, ref_ppa: float, kinds) -> str:
+    try:
+        lib = pdks.lib_hash(job.pdk, job.corner)
+    except Exception:           # a PDK without a Liberty file here: the reference had no PPA either
+        lib = None
+    return key({"src": text_hash(ref_src), "top": top, "ref_ppa": repr(ref_ppa), "kinds": list(kinds),
+                "tb": text_hash(job.tb), "ref": text_hash(job.ref), "tb_top": job.tb_top,
+                "verdict": rule_key(job.verdict), "sim_flags": job.sim_flags, "sims": list(job.simulators),
+                "fallback": job.sim_fallback_on_fail, "clock": job.clock, "reset": job.reset, "period": job.period,
+                "observe": job.observe.to_dict() if job.observe else None, "pdk": job.pdk, "corner": job.corner,
+                "lib": lib, "stages": list(job.stages), "limits": job.limits, "options": job.options,
+                "code": code_version(), "noise": _code(), "tools": tools.key_versions(), "isolation": isolation_mode(),
+                "big": [BIG_CELLS, list(BIG_KINDS)]})
