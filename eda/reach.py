@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from . import reach_const as rc
+from . import reach_multi as rm
 from . import reach_rtlil as rt
 from .hdl import safe_name
 from .reach_model import Conditions, Target, blocking_targets, expr_terms, init_frames, toggle_of, vname, wrapper
@@ -57,9 +58,13 @@ class Verdict:
     reason: str = ""
     vectors: list = field(default_factory=list)      # witness: per-cycle {input: value}
     seconds: float = 0.0
+    why: str = ""                   # undecided: unmapped | witness rejected | bound reached | x-start only | engine limit
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        if self.status == "undecided" and not self.why:
+            d["why"] = rm.why(self.reason)
+        return d
 
 
 @dataclass
@@ -457,6 +462,14 @@ class _Runner:
         for m in _ASSERTED_OUT.finditer(r.out):
             self.cache.setdefault(("prove.aig", int(m.group(1)), "pdr-a"), ("cex", 0, None, ""))
 
+    def evict(self, t) -> bool:
+        """Forget the target's runs that stopped at their time limit (so a longer one may decide them)."""
+        gone = [k for k in self.cache if k[1] in set(t.wit) | set(t.prove) and self.cache[k][0] == "undecided"
+                and ("time limit" in self.cache[k][3] or "budget spent" in self.cache[k][3])]
+        for k in gone:
+            del self.cache[k]
+        return bool(gone)
+
     def __call__(self, aig: str, out: int, engine: str, share: float):
         k = (aig, out, engine)
         if k not in self.cache:
@@ -529,16 +542,28 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
 
         def vec(cex):
             return _vectors(cex, box.path / "wit.map", inputs, clock, reset, active, mode == "fflogic")
-        runner.joint(min(15.0, 0.25 * (deadline - time.monotonic())))
+        runner.joint(min(15.0, 0.2 * (deadline - time.monotonic())))
         withdrawn = _check_mapping(runner, rep)
         for t in targets:
             if t.reason:
-                rep.verdicts[t.key] = Verdict(t.key, t.desc, "undecided", reason=t.reason)
-                continue
-            v = _one(t, runner, True, vec)
-            if v.status == "unreachable" and withdrawn:
-                v = Verdict(t.key, t.desc, "undecided", reason=f"proof withdrawn: {withdrawn}", seconds=v.seconds)
-            rep.verdicts[t.key] = v
+                rep.verdicts[t.key] = Verdict(t.key, t.desc, "undecided", reason=t.reason, why="unmapped")
+        pending = [t for t in targets if not t.reason]
+        rep.notes += rm.prime(runner, pending, BOUND)
+        # per point: a short first pass over all, then what is left again with more time each (the engines
+        # that ran out of time are run again; a bound reached or a proof refuted stays)
+        for grow in (0.25, 1.0, 4.0):
+            if not pending or runner.left() < 1:
+                break
+            runner.point_s = min(point_s * grow, max(0.5, runner.left() / len(pending)))
+            again = []
+            for t in pending:
+                v = _one(t, runner, True, vec)
+                if v.status == "unreachable" and withdrawn:
+                    v = Verdict(t.key, t.desc, "undecided", reason=f"proof withdrawn: {withdrawn}", seconds=v.seconds)
+                rep.verdicts[t.key] = v
+                if v.status == "undecided" and rm.why(v.reason) == "engine limit" and runner.evict(t):
+                    again.append(t)
+            pending = again
     rep.seconds = time.monotonic() - t0
     return rep
 

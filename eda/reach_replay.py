@@ -46,7 +46,9 @@ def witness_stimulus(ports, top: str, witnesses: list, clock: str | None = None,
                 rest = " ".join(f"{n} = {_lit(widths[n], x)};" for n, x in v.items() if n in widths and n not in phases)
                 lines.append(f"        {first} {half} {rest} {half}")
                 continue
-            assigns = " ".join(f"{n} = {_lit(widths[n], x)};" for n, x in v.items() if n in widths and n != clock)
+            prev = vecs[k - 1] if k else {}         # an input keeps its value: only the changes are written
+            assigns = " ".join(f"{n} = {_lit(widths[n], x)};" for n, x in v.items()
+                               if n in widths and n != clock and (not k or prev.get(n) != x))
             lines.append(f"        {step + ' ' if k else ''}{assigns}")
         lines.append("      end")
     lines += ["      default: ;", "    endcase", f"    {step}", f"    {step}", "    $finish;", "  end", "endmodule", ""]
@@ -62,8 +64,15 @@ def confirm(sources: dict, top: str, ports, witnesses: dict, clock: str | None =
     """Replay each witness ({point key: vectors}) in its own run: ([stimulus text per build],
     {key: {"hit": bool, "part": build index, "plusargs": [...], "points": [[key, count], ...], "status": ...}}).
     Witnesses share a build while its text stays under MAX_TEXT."""
-    keys, parts, cur = list(witnesses), [], []
-    for k in keys:
+    # one run per distinct witness: eda.reach_multi gives many points the same counterexample
+    import json
+    same = {}
+    for k, v in witnesses.items():
+        same.setdefault(json.dumps(v, sort_keys=True), []).append(k)
+    heads = [ks[0] for ks in same.values()]
+    members = {ks[0]: ks for ks in same.values()}
+    parts, cur = [], []
+    for k in heads:
         if cur and len(witness_stimulus(ports, top, [witnesses[x] for x in cur + [k]], clock, period_ns,
                                         phases=phases)) > MAX_TEXT:
             parts.append(cur)
@@ -78,9 +87,10 @@ def confirm(sources: dict, top: str, ports, witnesses: dict, clock: str | None =
         runs = [[f"+{PLUSARG}={i}"] for i in range(len(part))]
         res = cov.coverage_runs(sources, top, text, runs, limits=limits, ports=ports, clock=clock, period_ns=period_ns,
                                 fsms=list(fsms or []))
-        for k, args, r in zip(part, runs, res):
-            hit = r.ok and any(p.key == k and p.count > 0 for p in r.points)
-            out[k] = {"hit": hit, "part": n, "plusargs": args, "status": r.status,
-                      "points": [[p.key, p.count] for p in r.points] if r.ok else [],
-                      "diagnostics": [str(d) for d in r.diagnostics[:3]]}
+        for head, args, r in zip(part, runs, res):
+            got = {p.key for p in r.points if p.count > 0} if r.ok else set()
+            for k in members[head]:
+                out[k] = {"hit": k in got, "part": n, "plusargs": args, "status": r.status,
+                          "points": [[p.key, p.count] for p in r.points] if r.ok else [],
+                          "diagnostics": [str(d) for d in r.diagnostics[:3]]}
     return texts, out

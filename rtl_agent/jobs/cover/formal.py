@@ -24,7 +24,7 @@ from .records import _state, _union, first_reached
 
 FILE = "formal.json"
 SUITE_FILE = "formal.sv"
-VERSION = 2
+VERSION = 3
 
 
 def _code() -> str:
@@ -99,11 +99,17 @@ def run_formal(task, out: Path, cfg: CoverConfig, store, log=print, limits=None)
         if k in hits:
             d["replay"] = {x: hits[k][x] for x in ("hit", "part", "plusargs", "status", "diagnostics")}
             if not hits[k]["hit"]:
-                d.update(status="undecided", reason=f"witness ({v.method}, {v.bound}) rejected: its replay "
-                                                    f"({hits[k]['status']}) did not reach the point")
+                d.update(status="undecided", why="witness rejected",
+                         reason=f"witness ({v.method}, {v.bound}) rejected: its replay "
+                                f"({hits[k]['status']}) did not reach the point")
         verdicts[k] = d
-    runs = [{"key": k, "file": suite_name(h["part"]), "plusargs": h["plusargs"], "points": h["points"]}
-            for k, h in hits.items() if h["hit"]]
+    runs = {}           # one entry per replayed run; several points may share a witness (eda.reach_multi)
+    for k, h in hits.items():
+        if h["hit"]:
+            r = runs.setdefault((h["part"], tuple(h["plusargs"])), {
+                "key": k, "keys": [], "file": suite_name(h["part"]), "plusargs": h["plusargs"], "points": h["points"]})
+            r["keys"].append(k)
+    runs = list(runs.values())
     data = {"fingerprint": fingerprint(task, sources, keys, cfg, audit), "date": time.strftime("%Y-%m-%d"),
             "open": len(keys), "mode": rep.mode, "error": rep.error, "notes": rep.notes,
             "decide_s": round(decide_s, 2), "seconds": round(time.monotonic() - t0, 2),
@@ -124,9 +130,14 @@ def suite_name(part: int) -> str:
 
 def _counts(data) -> dict:
     st = [v["status"] for v in data["verdicts"].values()]
-    return {"witness": len(data["runs"]), "witness_rejected": data["witness_rejected"],
+    why = {}
+    for v in data["verdicts"].values():
+        if v["status"] == "undecided":
+            why[v.get("why") or "unmapped"] = why.get(v.get("why") or "unmapped", 0) + 1
+    return {"witness": sum(len(r.get("keys", [r["key"]])) for r in data["runs"]),
+            "witness_runs": len(data["runs"]), "witness_rejected": data["witness_rejected"],
             "unreachable": st.count("unreachable"), "undecided": st.count("undecided"),
-            "conflicts": len(conflicts(data))}
+            "conflicts": len(conflicts(data)), "undecided_why": why}
 
 
 def unreachable(data) -> dict:
@@ -182,7 +193,7 @@ def statuses(db: cov.CoverageDB, first: dict, data) -> list:
                 e["note"] = "covered although formally 'proven' unreachable: the proof is wrong"
         elif v:
             e["source"] = v["status"] if v["status"] != "witness" else "undecided"
-            e.update({k: v[k] for k in ("method", "bound", "reason") if v.get(k)})
+            e.update({k: v[k] for k in ("method", "bound", "reason", "why") if v.get(k)})
         else:
             e["source"] = "open"
         out.append(e)
@@ -210,7 +221,7 @@ def summary_fields(db: cov.CoverageDB, first: dict, data, cfg: CoverConfig) -> d
                                                        "open", "date")})
         out["uncovered_unreachable"] = [e["point"] for e in st if e["source"] == "unreachable"][:200]
         out["conflicts"] = [e["point"] for e in st if e["source"] == "conflict"][:200]
-        out["uncovered_undecided"] = [f"{e['point']}: {e.get('reason', '')}" for e in st
+        out["uncovered_undecided"] = [f"{e['point']}: [{e.get('why', 'unmapped')}] {e.get('reason', '')}" for e in st
                                       if e["source"] == "undecided"][:200]
     return out
 
@@ -224,12 +235,12 @@ def html_section(page: str, db: cov.CoverageDB, data) -> str:
     st = [(p, data["verdicts"].get(p.key)) for p in db.all() if p.count == 0]
     waived = "".join(f"<tr><td>{e(p.describe())}</td><td>{e(v['method'])}</td><td>{e(v['bound'])}</td>"
                      f"<td>{e(v['reason'])}</td></tr>" for p, v in st if v and v["status"] == "unreachable")
-    und = "".join(f"<tr><td>{e(p.describe())}</td><td>{e(v['reason'])}</td></tr>"
+    und = "".join(f"<tr><td>{e(p.describe())}</td><td>{e(v.get('why', ''))}</td><td>{e(v['reason'])}</td></tr>"
                   for p, v in st if v and v["status"] != "unreachable")
     sec = (f"<h2>Formal phase ({e(str(data['counts']))}, {data['seconds']:.1f} s, mode {e(data['mode'] or '-')})</h2>"
            + (f"<p>{e(data['error'])}</p>" if data.get("error") else "")
            + "<h3>Proven unreachable (waived)</h3><table><tr><th>point</th><th>method</th><th>bound</th><th>why</th></tr>"
-           + waived + "</table><h3>Undecided</h3><table><tr><th>point</th><th>reason</th></tr>" + und + "</table>")
+           + waived + "</table><h3>Undecided</h3><table><tr><th>point</th><th>why</th><th>reason</th></tr>" + und + "</table>")
     bad = conflicts(data)
     if bad:
         sec += ("<h3>Conflicts: reached only by model stimulus, unreachable from reset (not counted as closed)</h3>"
