@@ -44,8 +44,8 @@ def test_sites_and_the_text_written():
     assert all("up/down" not in x.label for x in _opts(down_first))
     # a compare against a value that is not the wrap edge is a real decision: only the bare counts are sites
     mod12 = UPDOWN.replace("q == 16'hFFFF", "q == 16'd11")
-    assert [x.label.split(" at ")[0] for x in _opts(mod12)] == ["counter_toggle: the increment of q",
-                                                                "counter_toggle: the decrement of q"]
+    assert [x.label.split(" at ")[0] for x in _opts(mod12)] == ["the increment of q",
+                                                                "the decrement of q"]
 
 
 @pytest.mark.requires("yosys")

@@ -88,7 +88,7 @@ class Site:
 
     def label(self) -> str:
         what = {"up": "increment", "down": "decrement", "updown": "up/down count"}[self.mode]
-        return f"counter_toggle: the {what} of {self.x.name} at line {self.line} as a toggle counter"
+        return f"the {what} of {self.x.name} at line {self.line} as a toggle counter"
 
     def rewrite(self) -> str:
         p, x, w = self.p, self.x.name, int(self.x.type.bitWidth)

@@ -347,7 +347,7 @@ class Loop:
         else:
             kind = "max" if self.rel in (">", ">=") else "min"
             what = f"{kind} into {self.acc.name}" + "".join(f", {x.left.symbol.name}" for x in self.payload)
-        return f"loop_tree: the for loop at line {self.line} ({n} steps, {what}) as a balanced tree"
+        return f"the for loop at line {self.line} ({n} steps, {what}) as a balanced tree"
 
     def rewrite(self) -> tuple:
         """(new statement text, function declarations text)."""
