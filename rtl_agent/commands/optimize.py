@@ -117,6 +117,9 @@ def register(sub):
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
                    help="skip measuring the reference's noise floor (perturbed references) when the run opens")
+    p.add_argument("--no-screen", dest="screen", action="store_false",
+                   help="send every candidate through the whole flow; by default one is synthesized and timed first "
+                   "and goes no further (no lint, simulation or proof) when its PPA is worse than the best design's")
     p.add_argument("--no-cross-pdk", dest="cross_pdk", action="store_false",
                    help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) and under strong "
                    "synthesis (its best of several ABC scripts) at the end; by default the find line says whether the "
@@ -181,7 +184,7 @@ def config_from_args(args) -> OptimizeConfig:
                           resume=args.resume, prefill=args.prefill, repair=args.repair,
                           line_edit=args.line_edit, header=args.header, keep_lhs=args.keep_lhs,
                           accept_unproven=args.accept_unproven, actions=args.actions,
-                          kinds_per_parent=args.kinds_per_parent, noise=args.noise,
+                          kinds_per_parent=args.kinds_per_parent, noise=args.noise, screen=args.screen,
                           ranges=args.ranges, cross_pdk=args.cross_pdk, transforms=args.transforms,
                           chooser=args.chooser, choice_group=args.choice_group,
                           option_memory=args.option_memory, explore=args.explore,

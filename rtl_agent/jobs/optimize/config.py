@@ -14,7 +14,7 @@ UNKNOWN_STAGE_PENALTY = -0.8      # a stage name this table does not know yet
 RESUME_KEYS = ("task", "model", "backend", "batch", "group", "pdk", "pool", "from_spec", "puct_c", "penalties",
                "valid_floor", "reward_cap", "prefill", "repair", "accept_unproven", "line_edit", "header",
                "keep_lhs", "actions", "kinds_per_parent", "bandit_c", "ranges", "transforms", "chooser", "refind_cap", "choice_group",
-               "option_memory", "explore")
+               "option_memory", "explore", "screen")
 
 
 _LOOP = LoopConfig()      # the loop's settings take the loop's defaults: written once
@@ -89,6 +89,8 @@ class OptimizeConfig:
                                       # too (jobs/optimize/cross.py, strong.py)
     pnr: bool = True                  # place and route the best design and the reference (jobs/optimize/routed.py)
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
+    screen: bool = True               # synthesize and time a candidate first; one whose PPA is worse than the best
+                                      # design's goes no further: no lint, simulation or proof (env.py: screened)
 
     def run_dir(self) -> Path:
         if self.out:

@@ -21,6 +21,10 @@ Reward (documented, configurable through OptimizeConfig.penalties / valid_floor)
       re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8,
       lint -0.8, sim -0.6, interface -0.5,
       equiv -0.5, synth -0.4, sta -0.3;
+  with OptimizeConfig.screen (the default) a candidate is synthesized and timed first, and one whose PPA is worse
+  than the best design's goes no further (no lint, simulation or proof: the proof cost most of a step on a team's
+  module) and scores screened (penalties["screened"], else valid_floor): not better, not proven either (a tie
+  goes on: a design as good as the best is a parent of its own);
   a candidate that passes every stage but whose equivalence verdict is bounded(N) or cosim(K)
   (no proof) scores unproven -0.45 and is kept in the pool as "unproven" (never the best design),
   unless OptimizeConfig.accept_unproven / --accept-unproven;
@@ -60,6 +64,7 @@ from . import stop
 from .actions import Bandit, split
 from .kinds.toolkit import Toolkit
 from .config import RESUME_KEYS, OptimizeConfig
+from .estimate import STAGES as SCREEN
 from .outputs import write_outputs
 from .reward import _metrics, _slim, score
 
@@ -87,6 +92,7 @@ class OptimizeEnv(Environment):
         self.noise = NoiseFloor()
         self._known = set()        # pool keys before the step being scored (refind_cap)
         self.ranges = {}
+        self._screened = {}        # code -> its synthesized PPA, for candidates screened out this step
         self.kit = Toolkit(self)   # all an action kind sees of this run
 
     def attach(self, policy):
@@ -105,10 +111,24 @@ class OptimizeEnv(Environment):
         return {"adapter": "none", "observe": None, "line_edit": False, "header": False, "keep_lhs": False,
                 "actions": "", "kinds_per_parent": 1, "bandit_c": 0.5, "ranges": False, "transforms": "all",
                 "chooser": "policy", "refind_cap": None, "choice_group": 0,
-                "option_memory": False, "explore": 0.0}
+                "option_memory": False, "explore": 0.0, "screen": False}
 
-    def _eval(self, code: str) -> Report:
-        return evaluate(self.job, {f"{self.task.top}.v": code})
+    def _eval(self, code: str, bar: float | None = None) -> Report:
+        """The full flow, or (screening, bar = the best PPA so far) synthesis and timing alone when they show the
+        design is worse than the bar: the proof is not worth its cost. The estimate's synthesis is the full
+        flow's own (a cache hit), so a design that goes on pays nothing twice."""
+        files = {f"{self.task.top}.v": code}
+        if bar is not None:
+            est = evaluate(self.job.replace(stages=SCREEN), files)
+            if est.ok and est.ppa and est.ppa > bar:
+                self._screened[code] = est.ppa
+                return est
+        return evaluate(self.job, files)
+
+    def _screen_bar(self) -> float | None:
+        # a routing job reports the routed PPA, which synthesis alone does not estimate: nothing is screened
+        routed = [s for s in self.job.stages if s in ("synth", "sta", "pnr")] != list(SCREEN)
+        return None if not self.cfg.screen or routed or not self.best else self.best["ppa"]
 
     def open(self, ctx: Context | None = None):
         emit = ctx.emit if ctx else (lambda kind, **data: None)
@@ -213,8 +233,12 @@ class OptimizeEnv(Environment):
         # each distinct text is evaluated once (duplicates share one cache entry anyway)
         uniq = sorted({c for g in codes for c in g if c})
         ctx.emit("phase", step=k, phase=f"evaluating {len(uniq)} distinct designs")
+        bar, self._screened = self._screen_bar(), {}
         with ThreadPoolExecutor(max_workers=max(1, self.cfg.workers)) as ex:
-            reports = dict(zip(uniq, ex.map(self._eval, uniq)))
+            reports = dict(zip(uniq, ex.map(lambda c: self._eval(c, bar), uniq)))
+        if self._screened:
+            ctx.emit("phase", step=k, phase=f"{len(self._screened)} of {len(uniq)} screened out: synthesis shows "
+                     "them worse than the best design")
         self._known = set(self.pool_.by_key)        # designs found before this step
         out, idx = [], 0
         for j, (g, cs) in enumerate(zip(groups, codes)):
@@ -227,7 +251,7 @@ class OptimizeEnv(Environment):
             for row, cand in zip(rows, cands[j]):
                 label = (cand.get("transform") or {}).get("label")
                 if label and g.parent is not None:
-                    self.kit.record(g.parent, label, row.failed not in (None, "duplicate"))
+                    self.kit.record(g.parent, label, row.failed not in (None, "duplicate"))   # screened too
             for row in rows:
                 if kind:
                     self.bandit.update(kind, bandit_reward(row, self.cfg.penalties), row.failed is None,
@@ -241,6 +265,8 @@ class OptimizeEnv(Environment):
             r, status, failed = self.cfg.penalties.get("duplicate", -0.3), "duplicate", "duplicate"
         elif cand.get("applied") is False:
             r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
+        elif code in self._screened:         # worse than the best by synthesis; never proven
+            r, status, failed, ratio = self.cfg.penalties.get("screened", self.cfg.valid_floor), "screened", "screened", None
         known = failed is None and code is not None and normalise(code) in self._known
         if known and self.cfg.refind_cap is not None:
             # a design already in the pool is a known state: re-finding it is not paid again (the pool counts
@@ -260,8 +286,10 @@ class OptimizeEnv(Environment):
                              "ppa": rep.ppa, "ratio": ratio, "report": _slim(rep), "kind": (g.info or {}).get("action_kind"),
                              "noise_floor": self.noise.floor, "above_noise": self.noise.above(ratio),
                              "proof": rep.equiv_status, "chain": chain}
-        return Row(code, r, status, failed, metrics=_metrics(rep), group=j, parent=g.parent,
+        return Row(code, r, status, failed, metrics={} if failed == "screened" else _metrics(rep), group=j,
+                   parent=g.parent,
                    payload={"eda": rep.to_dict() if rep is not None else None, "ratio": ratio, "pool_id": pid, "known": known,
+                            **({"estimate": self._screened[code]} if failed == "screened" else {}),
                             "candidate": {**{x: cand.get(x) for x in ("action", "applied", "how", "error",
                                                                       "repaired", "duplicate", "transform")},
                                           "kind": (g.info or {}).get("action_kind"), "chain": chain}})
