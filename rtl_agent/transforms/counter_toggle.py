@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import register
 from .base import Design, Option, Transform, TransformError
-from .loop_tree import NoSite, _flat, _indent, _is, _member, _strip, _sym, const
+from .procedural import NoSite, _flat, _indent, _is, _member, _strip, _sym, const
 from .syntax import splice
 
 
