@@ -1,6 +1,6 @@
-"""Screening (issue 59): a candidate is synthesized and timed first, and one whose PPA is worse than the best
-design's goes no further (no lint, simulation or proof). Real tools, no model: every library option of a design is scored with
-and without screening, and the run's best is the same."""
+"""Screening (issue 59): a candidate is synthesized and timed first, and one whose PPA is worse than the
+best design's goes no further (no lint, simulation or proof). Real tools, no model: every library option of a
+design is scored with and without screening, and the run's best is the same."""
 import pytest
 
 from rtl_agent.jobs.optimize import OptimizeConfig

@@ -266,7 +266,8 @@ class OptimizeEnv(Environment):
         elif cand.get("applied") is False:
             r, status, failed = self.cfg.penalties.get("apply", -1.0), "apply", "apply"
         elif code in self._screened:         # worse than the best by synthesis; never proven
-            r, status, failed, ratio = self.cfg.penalties.get("screened", self.cfg.valid_floor), "screened", "screened", None
+            r, status, failed, ratio = (self.cfg.penalties.get("screened", self.cfg.valid_floor), "screened",
+                                        "screened", None)
         known = failed is None and code is not None and normalise(code) in self._known
         if known and self.cfg.refind_cap is not None:
             # a design already in the pool is a known state: re-finding it is not paid again (the pool counts
