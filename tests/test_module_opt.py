@@ -98,3 +98,11 @@ def test_module_rewrites_only_the_child_and_reports_the_core(tmp_path):
     assert f"core duo: PPA {res['before']['ppa']:.4g} -> {res['after']['ppa']:.4g}" in r.stdout
     rep = evaluate(FlowJob(top="duo", ref={"duo.v": DUO}, stages=("equiv",)), {"duo.v": core})
     assert rep.ok and rep.equiv_status.startswith("proven"), rep.failure_reason
+
+
+def test_instances_in_a_generate_loop_have_their_own_paths():
+    loop = DUO.replace("    seq #(.LAST(20)) u_seq", "    genvar i;\n    generate for (i = 0; i < 2; i = i + 1) begin : g\n"
+                       "        seq #(.LAST(20)) u_seq (.clk(clk), .rst(rst), .en(en), .count(), .tick());\n"
+                       "    end endgenerate\n    seq #(.LAST(20)) u_seq")
+    insts = hier.instances({"duo.v": loop}, "duo")
+    assert [i.path for i in insts if i.module == "seq"] == ["duo.g[0].u_seq", "duo.g[1].u_seq", "duo.u_seq"]

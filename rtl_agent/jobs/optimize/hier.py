@@ -53,7 +53,11 @@ def instances(texts: dict, top: str) -> list[Inst]:
                 walk(m.body, f"{path}.{m.name}")
             elif k == "GenerateBlock" and not m.isUninstantiated:
                 walk(m, f"{path}.{m.name or 'genblk'}")
-            elif k in ("GenerateBlockArray", "InstanceArray"):
+            elif k == "GenerateBlockArray":
+                for n, blk in enumerate(m):          # each entry its own path: name[0], name[1], ...
+                    if blk.kind.name == "GenerateBlock" and not blk.isUninstantiated:
+                        walk(blk, f"{path}.{m.name or 'genblk'}[{n}]")
+            elif k == "InstanceArray":
                 walk(m, path)
     for t in comp.getRoot().topInstances:
         walk(t.body, t.name)
