@@ -404,11 +404,13 @@ class Resynth(Transform):
         em = for_design(d)
         if em is not None:
             from .resynth_edge import ENCODINGS as EDGE_ENCODINGS
-            from .resynth_edge_emit import edge_codes
+            from .resynth_edge_emit import edge_codes, rank
             opts, seen = [], set()
-            for enc in EDGE_ENCODINGS:
-                got = edge_codes(em, enc)
-                if got is None or repr(got) in seen:
+            codes_ = {enc: edge_codes(em, enc) for enc in EDGE_ENCODINGS}
+            for enc in sorted((e for e in EDGE_ENCODINGS if codes_[e] is not None),
+                              key=lambda e: rank(em, e, codes_[e])):
+                got = codes_[enc]
+                if repr(got) in seen:
                     continue
                 seen.add(repr(got))
                 opts.append(self.option("module", f"re-derive the both-edge module from its {em.reached} reachable "

