@@ -4,7 +4,8 @@
                  fsms=fsms, budget_s=60)
     rep.verdicts[key]     # Verdict: witness (per-cycle inputs; replay it: eda.reach_replay) | unreachable | undecided
 
-How (every tool process through eda.sandbox.run, under the budget):
+How (every tool process through eda.sandbox.run, under the budget: CPU seconds of this process and its
+tool runs, eda.reach_multi.now, so that a loaded machine decides what an idle one does, only slower):
  1. Yosys reads the DUT (`read_verilog -sv; hierarchy -top T; write_rtlil`, before `proc`); each open
     line/branch point is mapped onto the arm of a process decision tree by its source position and gets
     a flag wire (eda.reach_rtlil; a `?:` branch point: its $ternary select under the narrowest enclosing
@@ -85,9 +86,10 @@ class Report:
 
 
 def _limits(deadline: float, cap: float | None = None) -> Limits:
-    left = max(1.0, deadline - time.monotonic())
+    """deadline on the budget's clock (reach_multi.now: CPU seconds, not wall)."""
+    left = max(1.0, deadline - rm.now())
     left = min(left, cap) if cap else left
-    return Limits(wall_s=left, cpu_s=int(left) + 2, mem_mb=4096, out_mb=64)
+    return Limits(wall_s=left * rm.WALL_X + 5, cpu_s=int(left) + 2, mem_mb=4096, out_mb=64)
 
 
 def _yosys(folder: Path, name: str, script: str, deadline: float):
@@ -446,7 +448,7 @@ class _Runner:
         self.folder, self.deadline, self.point_s, self.consts, self.cache = folder, deadline, point_s, consts, {}
 
     def left(self) -> float:
-        return self.deadline - time.monotonic()
+        return self.deadline - rm.now()
 
     def joint(self, secs: float):
         """One `pdr -a` over every output of prove.aig at once: the invariants it learns serve them all (a
@@ -521,7 +523,7 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
     """Verdicts for the open points (`open_keys`) among `points` (all of the design's, for the mapping
     and its check). ports: eda.ports.Port list of `top`; clock/reset as the testbench drives them."""
     t0 = time.monotonic()
-    deadline, rep = t0 + budget_s, Report()
+    deadline, rep = rm.now() + budget_s, Report()         # budget_s: CPU seconds of the engines (rm.now)
     pts = {p.key: p for p in points}
     open_pts = [p for p in points if p.key in set(open_keys) and p.type in TYPES]
     with Sandbox(prefix="rtla-reach-") as box:
@@ -542,7 +544,7 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
 
         def vec(cex):
             return _vectors(cex, box.path / "wit.map", inputs, clock, reset, active, mode == "fflogic")
-        runner.joint(min(15.0, 0.2 * (deadline - time.monotonic())))
+        runner.joint(min(15.0, 0.2 * runner.left()))
         withdrawn = _check_mapping(runner, rep)
         for t in targets:
             if t.reason:

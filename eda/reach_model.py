@@ -35,7 +35,8 @@ def vname(name: str) -> str:
     return n if re.fullmatch(IDENT, n) else f"\\{n} "
 
 
-_TOGGLE = re.compile(rf"^({IDENT}(?:\.{IDENT})*)((?:\[\d+\])*):(0->1|1->0)$")
+# a signal in a generate scope keeps the scope's index (`m_ifaces[1].drop_reg[0]`), as Yosys names the wire
+_TOGGLE = re.compile(rf"^((?:{IDENT}(?:\[\d+\])?\.)*{IDENT})((?:\[\d+\])*):(0->1|1->0)$")
 
 
 def toggle_of(comment: str):

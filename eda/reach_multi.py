@@ -10,8 +10,8 @@ output and frame are read from it). For the outputs it asserted, counterexamples
 the AIG together (one bit per counterexample): an output any of them drives to 1 needs no counterexample
 of its own. What a counterexample hits here is a claim about the model; eda.reach_replay's replay under
 Verilator still decides which points count."""
+import os
 import re
-import time
 from pathlib import Path
 
 from .sandbox import Limits, run
@@ -21,8 +21,19 @@ _OUT = re.compile(r"^Output\s+(\d+) was asserted in frame\s+(\d+)", re.M)
 BATCH = 4               # counterexamples drawn per ABC process (then simulated: most outputs need none of their own)
 
 
+WALL_X = 6              # a tool run's wall limit is this many times its CPU share (a loaded machine slows it)
+
+
+def now() -> float:
+    """The formal budget's clock: CPU seconds of this process and of its finished tool runs (Yosys, ABC), so
+    what the budget decides does not depend on the machine's load; each run's own CPU is capped by its
+    rlimit, its wall time at WALL_X times that."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _limits(secs: float) -> Limits:
-    return Limits(wall_s=max(1.0, secs), cpu_s=int(secs) + 2, mem_mb=4096, out_mb=64)
+    return Limits(wall_s=max(1.0, secs) * WALL_X + 5, cpu_s=int(secs) + 2, mem_mb=4096, out_mb=64)
 
 
 def joint_bmc(folder: Path, aig: str, bound: int, secs: float) -> tuple:
@@ -119,13 +130,13 @@ def cover_outputs(folder: Path, aig: str, wanted, hits: dict, deadline: float, p
     model = read_aig(folder / aig)
     todo = sorted((o for o in wanted if o in hits), key=lambda o: (hits[o], o))
     got, drawn, notes = {}, [], []
-    while todo and deadline - time.monotonic() > 1:
+    while todo and deadline - now() > 1:
         batch, todo = todo[:BATCH], todo[BATCH:]
         script = "; ".join(f"read {aig}; cone -O {o} -a; strash; bmc3 -F {hits[o] + 1} -T {int(per_s)}; "
                            f"write_cex -n m{o}.cex" for o in batch)
         for o in batch:
             (folder / f"m{o}.cex").unlink(missing_ok=True)
-        run(ABC.commands_cmd(script), folder, _limits(min(deadline - time.monotonic(), per_s * len(batch) + 5)))
+        run(ABC.commands_cmd(script), folder, _limits(min(deadline - now(), per_s * len(batch) + 5)))
         new = [(o, folder / f"m{o}.cex") for o in batch if (folder / f"m{o}.cex").exists()]
         if len(new) < len(batch):
             notes.append(f"{len(batch) - len(new)} counterexample(s) not drawn within {per_s:g} s")
@@ -154,7 +165,7 @@ def prime(runner, targets, bound: int, share: float = 0.45) -> list:
         return []
     hits, complete = joint_bmc(runner.folder, "wit.aig", bound, min(20.0, 0.15 * left))
     got, notes = cover_outputs(runner.folder, "wit.aig", wanted, hits,
-                               time.monotonic() + min(90.0, share * runner.left()))
+                               now() + min(90.0, share * runner.left()))
     for o in wanted:
         if o in got:
             runner.cache[("wit.aig", o, "bmc3")] = ("cex", hits.get(o, bound - 1), got[o], "")
