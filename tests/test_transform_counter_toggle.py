@@ -3,6 +3,7 @@ measures it better, and refutes a toggle network counting the wrong way. Real py
 import pytest
 
 from eda.flow import FlowJob, evaluate
+from eda.ranges import Range
 from rtl_agent.transforms import Design, options, apply
 
 STAGES = ("screen", "lint", "equiv", "synth", "sta")
@@ -57,4 +58,36 @@ def test_toggle_counter_is_proven_better_and_the_wrong_direction_is_refuted():
     wrong = cand.replace("~(q ^ {16{up}})", "(q ^ {16{up}})")
     assert wrong != cand
     rep, _ = _judge(UPDOWN, wrong)
+    assert rep.failed_stage == "equiv" and rep.equiv_status == "counterexample"
+
+
+# a count to 11 and back (RTLLM counter_12's form): its toggles use that 12..15 never occur, its enable folded in
+MOD12 = """module m(input clk, input rst_n, input v, output reg [3:0] out);
+    always @(posedge clk or negedge rst_n)
+        if (!rst_n) out <= 4'd0;
+        else if (v) begin
+            if (out == 4'd11) out <= 4'd0;
+            else out <= out + 1;
+        end else out <= out;
+endmodule
+"""
+
+
+@pytest.mark.requires("yosys")
+def test_a_mod_counter_uses_its_unreachable_values_and_a_reachable_one_is_refuted():
+    opts = _opts(MOD12)
+    assert [o.params.get("merged", False) for o in opts] == [False, True]
+    assert "count to 11 and back to 0" in opts[0].label and "enable folded" in opts[1].label
+    seen_above = Range(width=4, lo=0, hi=13, ones=15, values=14, changes=40)    # the testbench saw 13: no option
+    assert options(Design(MOD12, "m", ranges={"out": seen_above}), kinds_=("counter_toggle",)) == []
+    cand = apply(Design(MOD12, "m"), opts[1])
+    assert "out <= out ^ ({4{v}} & ct5_out);" in cand and "~out[3] & out[1] & out[0]" in cand
+    job = FlowJob(top="m", ref={"ref.v": MOD12}, stages=STAGES, clock="clk")
+    rep, base = evaluate(job, {"m.v": cand}), evaluate(job.replace(ref={}, stages=("synth", "sta")), {"r.v": MOD12})
+    assert rep.status == "pass" and rep.equiv_status == "proven", (rep.failed_stage, rep.failure_reason)
+    assert base.ppa / rep.ppa > 1.1                                      # 1.25x measured on Nangate45
+    # reset to 13: values above 11 do occur, the don't-cares are wrong, and the prover finds the difference
+    bad = MOD12.replace("out <= 4'd0;\n        else if", "out <= 4'd13;\n        else if")
+    wrong = apply(Design(bad, "m"), _opts(bad)[1])
+    rep = evaluate(job.replace(ref={"ref.v": bad}), {"m.v": wrong})
     assert rep.failed_stage == "equiv" and rep.equiv_status == "counterexample"
