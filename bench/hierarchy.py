@@ -4,7 +4,8 @@ axis_pipeline_register (two axis_register instances), one at a time under `nice`
 within a wall-time limit. Writes bench/results/hierarchy.{md,csv,json}: per core the submodules tried, the finds
 proven, the core's PPA before and after, the wall time, the machine load.
 
-    python bench/hierarchy.py [--cores picorv32,serv,c910_lza,axis_pipeline_register] [--steps 2] [--wall 600] [--budget 420]
+    python bench/hierarchy.py [--cores picorv32,serv,c910_lza,axis_pipeline_register] [--steps 1] [--wall 600]
+                              [--budget 420] [--extra "--no-train --actions transform"] [--tag NAME]
 
 A core whose run folder already has hier.json with every module is read, not run again (delete it to rerun).
 """
@@ -63,7 +64,8 @@ def row(name, meta, res) -> dict:
     tried = [m for m in mods if not str(m.get("why") or "").startswith(("not tried", "skipped"))]
     finds = [m for m in tried if m.get("why") != "no find"]
     b, a = (res or {}).get("before") or {}, (res or {}).get("after") or {}
-    return {"core": name, "top": (res or {}).get("top"), "pdk": (res or {}).get("pdk"), "rc": meta["rc"],
+    return {"core": name, "options": meta.get("options"), "top": (res or {}).get("top"),
+            "pdk": (res or {}).get("pdk"), "rc": meta["rc"],
             "modules": len(mods), "tried": len(tried), "proven_finds": len(finds),
             "above_noise": sum(bool(m.get("above_noise")) for m in finds),
             "kept": sum(bool(m.get("accepted")) for m in mods),
@@ -77,20 +79,23 @@ def row(name, meta, res) -> dict:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cores", default="picorv32,serv,c910_lza,axis_pipeline_register")
-    ap.add_argument("--steps", type=int, default=2, help="optimize steps per module")
+    ap.add_argument("--steps", type=int, default=1, help="optimize steps per module")
     ap.add_argument("--wall", type=int, default=600, help="wall-time limit per core, seconds")
     ap.add_argument("--budget", type=int, default=420, help="--module-budget: no module starts after this")
     ap.add_argument("--extra", default="", help="more optimize options")
     ap.add_argument("--out", default=str(ROOT / "runs" / "bench" / "hierarchy"))
+    ap.add_argument("--tag", default="", help="a second row for a core under other settings: its key is CORE/TAG")
     args = ap.parse_args()
     known = cores()
     saved = RES / "hierarchy.json"
     done = json.loads(saved.read_text()) if saved.exists() else {}
-    for name in args.cores.split(","):
-        out = Path(args.out) / name
+    for core in filter(None, args.cores.split(",")):       # --cores '': only rewrite the report
+        name = f"{core}/{args.tag}" if args.tag else core
+        out = Path(args.out) / name.replace("/", "-")
         if name in done and (out / "hier.json").exists():
             continue
-        meta = run_core(name, known[name], args, out)
+        meta = run_core(name, known[core], args, out)
+        meta["options"] = f"--steps {args.steps} " + args.extra
         res = json.loads((out / "hier.json").read_text()) if (out / "hier.json").exists() else None
         done[name] = {"meta": meta, "result": res}
         saved.write_text(json.dumps(done, indent=1))
@@ -104,9 +109,10 @@ def main():
              "chain": " > ".join(m.get("chain") or []), "wall_s": m.get("wall_s")}
             for n, d in done.items() for m in ((d["result"] or {}).get("modules") or [])]
     body = (header("A core optimized in its hierarchy (optimize --module all)",
-                   {"steps per module": args.steps, "wall limit per core": f"{args.wall} s",
-                    "module budget": f"{args.budget} s", "options": "--no-cross-pdk --no-pnr " + args.extra})
-            + "\n## Per core\n\n" + md_table(pd.DataFrame(rows)) + "\n\n## Per module\n\n" + md_table(pd.DataFrame(mods)) + "\n\n"
+                   {"wall limit per core": f"{args.wall} s", "module budget": f"{args.budget} s",
+                    "options": "--no-cross-pdk --no-pnr, and each row's own (column options)"})
+            + "\n## Per core\n\n" + md_table(pd.DataFrame(rows))
+            + "\n\n## Per module\n\n" + md_table(pd.DataFrame(mods)) + "\n\n"
             + "\n".join(f"- {n}: `rtl-agent {d['meta']['command']}`" for n, d in done.items()) + "\n")
     write_with_reading(RES / "hierarchy.md", body)
 

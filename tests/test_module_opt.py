@@ -101,7 +101,8 @@ def test_module_rewrites_only_the_child_and_reports_the_core(tmp_path):
 
 
 def test_instances_in_a_generate_loop_have_their_own_paths():
-    loop = DUO.replace("    seq #(.LAST(20)) u_seq", "    genvar i;\n    generate for (i = 0; i < 2; i = i + 1) begin : g\n"
+    loop = DUO.replace("    seq #(.LAST(20)) u_seq", "    genvar i;\n"
+                       "    generate for (i = 0; i < 2; i = i + 1) begin : g\n"
                        "        seq #(.LAST(20)) u_seq (.clk(clk), .rst(rst), .en(en), .count(), .tick());\n"
                        "    end endgenerate\n    seq #(.LAST(20)) u_seq")
     insts = hier.instances({"duo.v": loop}, "duo")

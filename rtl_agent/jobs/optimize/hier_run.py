@@ -134,6 +134,7 @@ def line(r: dict) -> str:
             f"({r['module_ratio']:.3f}x")
     if r["why"] == "no find":
         return head + "): no find"
+    core = "not measured" if r["core_ppa"] is None else format(r["core_ppa"], ".4g")
     return (head + f", equivalence {r['proof']}, {'above' if r['above_noise'] else 'NOT above'} its noise floor "
-            f"{r['noise_floor']:.3f}x); core PPA with it {r['core_ppa'] if r['core_ppa'] is None else format(r['core_ppa'], '.4g')}"
+            f"{r['noise_floor']:.3f}x); core PPA with it {core}"
             + (": kept" if r["accepted"] else f": not kept ({r['why']})"))
