@@ -97,3 +97,29 @@ def test_a_conditional_chain_shares_one_adder():
     rep = evaluate(_job("tern", TERN), {"tern.v": new})
     assert rep.equiv_status == "proven", rep.failure_reason
     assert rep.area_um2 < _ref("tern", TERN).area_um2
+
+
+# a clocked block: the arms read the register itself; the operand select is a combinational copy of the branches
+SEQ = """module seqalu (input clk, input rst, input [7:0] a, input [7:0] b, input [1:0] op, output reg [7:0] q);
+    always @(posedge clk or posedge rst) begin
+        if (rst) q <= 8'd0;
+        else case (op)
+            2'd0: q <= a + b;
+            2'd1: q <= q - a;
+            2'd2: q <= q + b;
+            default: q <= q;
+        endcase
+    end
+endmodule
+"""
+
+
+def test_a_clocked_block_shares_one_adder_subtractor_proven_sequentially():
+    d = T.Design(SEQ, "seqalu")
+    opts = {o.params.get("family", "all"): o for o in T.options(d, ["mux_share"])}
+    new = T.apply(d, opts["addsub"])
+    assert "q - a" not in new and "q + b" not in new and "@(posedge clk or posedge rst)" in new
+    job = FlowJob(top="seqalu", stages=("equiv", "synth", "sta"), clock="clk", ref={"seqalu_ref.v": SEQ})
+    rep = evaluate(job, {"seqalu.v": new})
+    assert rep.equiv_status == "proven", rep.failure_reason
+    assert rep.area_um2 < evaluate(job.replace(ref={}, stages=("synth", "sta")), {"seqalu.v": SEQ}).area_um2
