@@ -73,11 +73,21 @@ class LocalCluster:
                     pass
         return out
 
-    def start(self):
-        for i, n in enumerate(self.nodes):
-            self._start(n, head=i == 0)
-        self.wait_nodes(len(self.nodes))
-        return self
+    def start(self, attempts: int = 3):
+        # `ray start` gives a node 30 s (hard-coded in ray/_private/node.py) to register with the GCS; on a
+        # loaded machine that is not always enough, so a failed start is torn down and tried again
+        for k in range(attempts):
+            try:
+                for i, n in enumerate(self.nodes):
+                    self._start(n, head=i == 0)
+                self.wait_nodes(len(self.nodes))
+                return self
+            except RuntimeError:
+                self.stop()
+                self.address, self.raylets = None, []
+                if k == attempts - 1:
+                    raise
+                time.sleep(5)
 
     def wait_nodes(self, n: int):
         code = ("import ray,sys; ray.init(address=sys.argv[1], log_to_driver=False); "
