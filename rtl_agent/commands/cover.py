@@ -116,6 +116,12 @@ def register(sub):
     p.add_argument("--target-of", choices=("all", "reachable"), default=D["target_of"],
                    help="the target applies to all points, or to the reachable ones (all minus those proven "
                         "unreachable by the formal phase; default %(default)s)")
+    p.add_argument("--stimulus", choices=("text", "programs", "mixed"), default=D["stimulus"],
+                   help="what the model phase runs: free-text stimulus (text), the library's stimulus programs "
+                        "chosen for the holes (programs: handshakes, frames, AXI-lite, fill/drain, resets, corners, "
+                        "compared literals, long runs), or both, one free-text sample a step (default %(default)s)")
+    p.add_argument("--chooser", choices=("policy", "random", "bandit"), default=D["chooser"],
+                   help="with --stimulus programs|mixed: who chooses the programs (default %(default)s)")
     p.add_argument("--replay", default=None, metavar="RUN",
                    help="re-run the suite kept in run folder RUN and compare its coverage with the recorded one")
     p.add_argument("--threads", type=int, default=1,

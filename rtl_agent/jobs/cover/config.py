@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 CHASED = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
 TARGET_OF = ("all", "reachable")
+STIMULI = ("text", "programs", "mixed")    # what the model phase samples (see programs.py)
+CHOOSERS = ("policy", "random", "bandit")
 RANDOM = "random"          # kind of the random phase's simulations (the model's are "llm")
 
 # Failed stimuli are verdicts with a reward, never exceptions (see the package doc).
@@ -62,6 +64,9 @@ class CoverConfig:
     formal_budget_s: float = 60.0     # its wall-clock budget for the whole design (the replay build comes on top)
     formal_point_s: float = 8.0       # ABC time per open point at most
     target_of: str = "all"        # the target applies to all points, or to the reachable ones (all minus proven unreachable)
+    stimulus: str = "text"        # text: free-text stimulus; programs: the library's stimulus programs
+                                  # (eda.stim_programs), chosen; mixed: programs and one free-text sample a step
+    chooser: str = "policy"       # who chooses programs: the policy, uniform random, or a per-design bandit
 
     def check(self):
         if self.budget < 1 or self.group < 1 or self.max_tokens < 1 or self.patience < 1 or self.random_cycles < 1:
@@ -70,6 +75,9 @@ class CoverConfig:
             raise ValueError("random_budget must be >= 0")
         if self.target_of not in TARGET_OF:
             raise ValueError(f"target_of must be one of {', '.join(TARGET_OF)}, got {self.target_of!r}")
+        if self.stimulus not in STIMULI or self.chooser not in CHOOSERS:
+            raise ValueError(f"stimulus must be one of {', '.join(STIMULI)} and chooser one of {', '.join(CHOOSERS)}, "
+                             f"got {self.stimulus!r}, {self.chooser!r}")
         if self.formal_budget_s <= 0 or self.formal_point_s <= 0:
             raise ValueError("formal_budget_s and formal_point_s must be > 0")
         for k in self.rewards:
@@ -87,4 +95,5 @@ def config_from(p: dict) -> CoverConfig:
                        adapter=p.get("adapter") or "default", formal=p.get("formal", True),
                        formal_budget_s=float(p.get("formal_budget") or 60.0),
                        formal_point_s=float(p.get("formal_point") or 8.0),
-                       target_of=p.get("target_of") or "all").check()
+                       target_of=p.get("target_of") or "all", stimulus=p.get("stimulus") or "text",
+                       chooser=p.get("chooser") or "policy").check()

@@ -17,6 +17,7 @@ from training.store import RunStore
 from .config import RANDOM, CoverConfig
 from .extract import _FROM_RANDOM, continue_random, extract_cocotb, extract_stimulus
 from .outputs import write_outputs
+from .programs import ProgramPhase, index_of
 from .prompt import build_prompt
 from .records import _record, _state, _union
 from .targets import _covered, met, plateau
@@ -91,6 +92,7 @@ class CoverEnv(Environment):
         self.inputs = [p.name for p in task.ports if p.direction == "input" and p.name != task.clock]
         self.fsms = fsm.extract(self.sources, task.top) if task.clock else []
         self.sims, self.db = [], cov.CoverageDB(self.sources)
+        self.programs = ProgramPhase(task, self.sources, cfg, self.fsms, _limits(cfg)) if cfg.stimulus != "text" else None
 
     def settings(self) -> dict:
         c = asdict(self.cfg)
@@ -99,11 +101,11 @@ class CoverEnv(Environment):
                 "adapter": policy_adapter(self.policy_spec, self.cfg.adapter),
                 **{k: c[k] for k in ("target", "group", "random_budget", "patience", "random_cycles", "random_long",
                                      "prompt_points",
-                                     "max_spec", "example", "run_wall_s", "rewards")}}
+                                     "max_spec", "example", "run_wall_s", "rewards", "stimulus", "chooser")}}
 
     def legacy_settings(self) -> dict:
         # runs from before SFT adapters ran without one, from before long rounds without them
-        return {"adapter": "none", "random_long": 0}
+        return {"adapter": "none", "random_long": 0, "stimulus": "text", "chooser": "policy"}
 
     def start(self, ctx: Context) -> list:
         n = min(self.cfg.random_budget, self.cfg.budget)
@@ -142,6 +144,15 @@ class CoverEnv(Environment):
         return (short or rs)[-1] if rs else None
 
     def groups(self, ctx: Context, step: int) -> list:
+        n = min(self.cfg.group, self.cfg.budget - len(self.sims))
+        if self.programs is None or not self.programs.opts:
+            return self._text_groups(ctx, step, n)
+        # mixed: free text stays one option among the programs, one sample a step
+        text = 1 if self.cfg.stimulus == "mixed" and n > 1 else 0
+        g = self.programs.group(self.db, self.types, self.sims, n - text, self.cfg.seed * 7919 + step)
+        return [g] + (self._text_groups(ctx, step, text) if text else [])
+
+    def _text_groups(self, ctx: Context, step: int, n: int) -> list:
         pol, info = self.policy, {}
         count, budget = prompt_budget(pol, self.cfg.max_tokens)
 
@@ -154,12 +165,16 @@ class CoverEnv(Environment):
             info = {"mode": "whole" if code in msgs[-1]["content"] else "clipped",
                     "prompt_tokens": count(msgs), "budget": budget}
             ctx.emit("prompt", step=step, **info)
-        return [Group(msgs, min(self.cfg.group, self.cfg.budget - len(self.sims)), info=info or None)]
+        return [Group(msgs, n, info=info or None)]
 
     def extract(self, text: str, group=None, attempt=None) -> Candidate:
         """Candidate([stimulus as simulated, plusargs]), value None when there is no stimulus (the row
         then records the completion): a cocotb coroutine as it is; a body answer saying `// from: random`
-        runs after the last random run (its testbench and seed), any other from reset."""
+        runs after the last random run (its testbench and seed), any other from reset. A program group's answer
+        is the option it names (["program", index]; the seed is given when it runs)."""
+        if group is not None and (group.info or {}).get("kind") == "program":
+            k = index_of((text or "").strip(), self.programs.labels)
+            return Candidate(None, text=text) if k is None else Candidate(["program", k])
         py = extract_cocotb(text)
         if py:
             return Candidate([py, []])
@@ -173,12 +188,29 @@ class CoverEnv(Environment):
                           list(last["plusargs"])])
 
     def score(self, ctx: Context, step: int, groups: list, candidates: list) -> list:
-        stimuli = [c.value for c in candidates[0]]
-        texts = [s[0] if s else c.text for s, c in zip(stimuli, candidates[0])]
-        results = [simulate(self.task, self.sources, s[0], self.cfg, s[1], self.fsms) if s else None for s in stimuli]
-        return [self._rows(texts, results, kind="llm", plusargs=[s[1] if s else [] for s in stimuli])]
+        out = []
+        for j, (g, cands) in enumerate(zip(groups, candidates)):
+            stimuli = [c.value for c in cands]
+            if g is not None and (g.info or {}).get("kind") == "program":
+                out.append(self._program_rows(stimuli, cands, j))
+                continue
+            texts = [s[0] if s else c.text for s, c in zip(stimuli, cands)]
+            results = [simulate(self.task, self.sources, s[0], self.cfg, s[1], self.fsms) if s else None for s in stimuli]
+            out.append(self._rows(texts, results, kind="llm", plusargs=[s[1] if s else [] for s in stimuli], group=j))
+        return out
 
-    def _rows(self, texts, results, kind, plusargs) -> list:
+    def _program_rows(self, stimuli, cands, group: int) -> list:
+        """Each chosen option run from reset with its own seed (+opt=K +seed=S on the one programs build); the
+        row's text is that testbench, so the suite replays it with the plusargs."""
+        from eda.stim_programs import plusargs
+        base = self.cfg.seed * 1000 + 500 + len(self.sims)
+        args = [plusargs(s[1], base + i) if s else [] for i, s in enumerate(stimuli)]
+        results = [self.programs.run(s[1], base + i) if s else None for i, s in enumerate(stimuli)]
+        texts = [self.programs.text if s else c.text for s, c in zip(stimuli, cands)]
+        return self._rows(texts, results, kind="program", plusargs=args, group=group,
+                          extra=[{"option": self.programs.labels[s[1]] if s else None} for s in stimuli])
+
+    def _rows(self, texts, results, kind, plusargs, extra=None, group: int = 0) -> list:
         """Rows of one group: scored against the union before it; accepted when they add points (random
         runs in run order, model stimuli greedily by gain); the union and the simulation records move on."""
         scored = score(results, self.db, self.types, self.cfg.rewards)
@@ -200,10 +232,11 @@ class CoverEnv(Environment):
                    "build_s": 0.0 if r is None else round(r.build_s, 2),
                    "run_s": 0.0 if r is None else round(r.run_s, 3),
                    "stopped_by": None if r is None else r.data.get("stopped_by"),
-                   "cov": [[p.key, p.count] for p in r.points] if r is not None and r.ok else None}
+                   "cov": [[p.key, p.count] for p in r.points] if r is not None and r.ok else None,
+                   **(extra[i] if extra else {})}
             rows.append(Row(texts[i], float(scored[i][0]), status,
                             None if status == "pass" else ("extract" if r is None else "coverage"),
-                            metrics={"gain": scored[i][1]}, payload=rep, group=0))
+                            metrics={"gain": scored[i][1]}, payload=rep, group=group))
         for r in results:
             if r is not None and r.ok:
                 self.db.add(r.points)
