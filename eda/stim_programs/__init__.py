@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 from .engine import Params, testbench as _testbench
 from .interfaces import Interfaces, Stream, recognise
-from .runner import Built
+from .runner import Built, plusargs
 
 PROGRAMS = ("handshake", "frames", "axil", "fill_drain", "reset_mid", "corners", "dictionary", "long_run")
 
@@ -57,10 +57,6 @@ def options(ifc: Interfaces) -> list:
 
 def testbench(ifc: Interfaces, ports, top: str, opts: list, period_ns: float = 10.0) -> str:
     return _testbench(ifc, ports, top, [o.params for o in opts], period_ns)
-
-
-def plusargs(k: int, seed: int) -> list:
-    return [f"+opt={int(k)}", f"+seed={int(seed)}"]
 
 
 __all__ = ["Built", "Interfaces", "Option", "PROGRAMS", "Params", "Stream", "module", "options", "plusargs",

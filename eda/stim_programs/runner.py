@@ -52,7 +52,6 @@ class Built:
     def run(self, opt: int, seed: int) -> cov.CoverageResult:
         if self.error is not None:
             return self.error
-        from . import plusargs
         return cov._run(self.wd, self.sources, self.prep, self.lim, plusargs(opt, seed), dict(self.data), self.verdict,
                         self.fsms)
 
@@ -64,3 +63,8 @@ class Built:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def plusargs(k: int, seed: int) -> list:
+    """The simulation arguments that pick option k of a build and its seed."""
+    return [f"+opt={int(k)}", f"+seed={int(seed)}"]

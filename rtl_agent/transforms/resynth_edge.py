@@ -140,7 +140,7 @@ def _partition(info: dict, split):
 
 @lru_cache(maxsize=16)
 def edge_machine(code: str, top: str, clock: str, reset: str, low: bool, ins: tuple, outs: tuple) -> EdgeMachine:
-    from .resynth import MAX_ANDS, MAX_IN_BITS, Aig, _export, _runner
+    from .resynth_aig import MAX_ANDS, MAX_IN_BITS, Aig, _export, _runner
     data = [(n, w) for n, w in ins if n not in (clock, reset)]
     if sum(w for _, w in data) > MAX_IN_BITS:
         raise TransformError(f"resynth: more than {MAX_IN_BITS} input bits")

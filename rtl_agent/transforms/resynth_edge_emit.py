@@ -210,7 +210,7 @@ def _key(m: EdgeMachine, side: int, reg: str, cs, enc: str) -> tuple:
 def _step(L, m: EdgeMachine, side: int, reg: str, cs, co, enc: str, co_full):
     """The case body that steps one side's register from its own code, the other's (co: its _key) and the
     inputs."""
-    from .resynth import _vec_case
+    from .resynth_aig import _vec_case
     w, code = cs
     other, wo, ocode = co
     plan = shift_plan(m, side, enc) if enc in ("johnson", "lfsr") else None
@@ -276,7 +276,7 @@ def _step(L, m: EdgeMachine, side: int, reg: str, cs, co, enc: str, co_full):
 
 
 def emit_edge(p, m: EdgeMachine, enc: str) -> str:
-    from .resynth import _frame, _vec_case
+    from .resynth_aig import _frame, _vec_case
     got = edge_codes(m, enc)
     if got is None:
         raise TransformError(f"resynth: encoding {enc} does not apply")
