@@ -45,11 +45,7 @@ def _phase(text: str, current: str) -> str:
 def measure(label: str, mode: str, group: int, workdir: Path) -> dict:
     """One design in one mode, in this process: seconds per (phase, stage) that stages really ran, wall per phase."""
     os.environ["RTL_AGENT_CACHE"] = str(workdir / f"cache-{mode}")          # cold, this mode's own
-    from bench.real_designs import DESIGNS, files_of
-    from designs.adhoc import write_task
     from eda import stages as stages_
-    from eda.config import require_shared
-    from eda.design_inputs import gather
     from rtl_agent import noise
     from rtl_agent.jobs.optimize import OptimizeConfig
     from rtl_agent.jobs.optimize import env as env_mod
@@ -74,11 +70,8 @@ def measure(label: str, mode: str, group: int, workdir: Path) -> dict:
             now.update(phase=_phase(data["phase"], now["phase"]), t=t)
     if mode == "before":                      # every perturbation through the whole flow
         env_mod.noise_floor = lambda job, src, top, ppa: noise._measure(job, src, top, ppa, noise.KINDS, prove_all=True)[0]
-    _, folder, top_file, top, params = next(d for d in DESIGNS if d[0] == label)
-    task = workdir / "task"
-    if not (task / "task.yaml").exists():
-        write_task(gather(files_of(require_shared(folder), top_file), params=params, top=top), top, task)
-    cfg = OptimizeConfig(task=str(task), actions="transform", chooser="exhaustive", choice_group=group,
+    measure_task(label, workdir)
+    cfg = OptimizeConfig(task=str(workdir / "task"), actions="transform", chooser="exhaustive", choice_group=group,
                          kinds_per_parent=1, train=False, screen=mode == "after")
     e = env_mod.OptimizeEnv(cfg, workdir / f"run-{mode}")
     ctx = Context(workdir / f"run-{mode}", emit)
@@ -99,6 +92,42 @@ def measure(label: str, mode: str, group: int, workdir: Path) -> dict:
         again = noise.noise_floor(e.job, e.ref_src, e.task.top, e.ref_ppa)
         out["noise_again_s"], out["noise_again_cached"] = round(time.monotonic() - t0, 2), again.cached
     return out
+
+
+def noise_only(label: str, workdir: Path, synth_wall_s: float) -> dict:
+    """The reference flow and the noise floor alone, as measured now (twice: the second from the disk cache), with
+    synthesis allowed synth_wall_s: on a loaded machine axis_cobs_encode's 16.5k cells overran the default 120 s."""
+    os.environ["RTL_AGENT_CACHE"] = str(workdir / "cache-noise-only")
+    from designs import load_task
+    from eda.flow import calibrate
+    from eda.sandbox import Limits
+    from rtl_agent import noise
+    measure_task(label, workdir)
+    t = load_task(workdir / "task")
+    job = t.flow_job(t.pdk).replace(limits={"synth": Limits(wall_s=synth_wall_s, cpu_s=int(2 * synth_wall_s), mem_mb=6144)})
+    t0 = time.monotonic()
+    job, rep = calibrate(job, t.reference_sources(), against_itself=True)
+    out = {"design": label, "mode": "after, noise only", "reference_s": round(time.monotonic() - t0, 1),
+           "reference_stages": {k: round(v.seconds, 1) for k, v in rep.stages.items()}, "status": rep.status}
+    if rep.ok and rep.ppa:
+        t0 = time.monotonic()
+        out["noise"] = noise.noise_floor(job, t.reference_sources(), t.top, rep.ppa).to_dict()
+        out["noise_s"] = round(time.monotonic() - t0, 1)
+        t0 = time.monotonic()
+        out["noise_again_cached"] = noise.noise_floor(job, t.reference_sources(), t.top, rep.ppa).cached
+        out["noise_again_s"] = round(time.monotonic() - t0, 2)
+    return out
+
+
+def measure_task(label: str, workdir: Path):
+    """The design's task folder (its files and -P parameters, as `optimize FILES` writes it), once."""
+    from bench.real_designs import DESIGNS, files_of
+    from designs.adhoc import write_task
+    from eda.config import require_shared
+    from eda.design_inputs import gather
+    _, folder, top_file, top, params = next(d for d in DESIGNS if d[0] == label)
+    if not (workdir / "task" / "task.yaml").exists():
+        write_task(gather(files_of(require_shared(folder), top_file), params=params, top=top), top, workdir / "task")
 
 
 def _child(q, *args):
@@ -135,11 +164,14 @@ def write(rows: list, out: Path = OUT):
                              "load_before": " ".join(r.get("load_before", [])), "date": r.get("date", "")})
     if flat:
         write_rows(out / "stage_times.csv", flat)
+    cols = ["design", "mode", "cells", "reference s", "noise floor s", "noise again s", "floor", "ranges+options s",
+            "step s", "step stage s (summed over 2 workers)", "step candidates", "noise share of open + 5 steps",
+            "noise share of the committed 5-step run's wall", "load before"]
     committed = {r["design"]: r.get("optimize_s") for r in json.loads((OUT / "real_designs_jobs.json").read_text())}
     table = []
     for r in rows:
         if "error" in r:
-            table.append([r["design"], r["mode"], r["error"], *["-"] * 9, " ".join(r.get("load_before", []))])
+            table.append([r["design"], r["mode"], r["error"], *["-"] * (len(cols) - 4), " ".join(r.get("load_before", []))])
             continue
         w, st = r["wall"], r["stages"]
         run = w["reference"] + w["noise"] + w["ranges"] + 5 * w["step"]
@@ -150,10 +182,6 @@ def write(rows: list, out: Path = OUT):
                       statuses, f"{100 * w['noise'] / run:.0f}%",
                       f"{100 * w['noise'] / committed[r['design']]:.0f}%" if committed.get(r["design"]) else "-",
                       " ".join(r.get("load_before", []))])
-    cols = ["design", "mode", "cells", "reference s", "noise floor s", "noise again s", "floor", "ranges+options s",
-            "step s", "step stage s (summed over 2 workers)", "step candidates", "noise share of open + 5 steps",
-            "noise share of the committed 5-step run's wall", "load before"]
-    table = [t if len(t) == len(cols) else t[:3] + ["-"] * (len(cols) - 4) + t[-1:] for t in table]
     body = header("Stage times of an optimize run on the corpus modules, before and after the cost cuts (issue 59)",
                   {"note": "2-core machine shared with ~9 engineers; wall times under that load (column load before)"})
     body += ("\nRun: `nice -n 10 .venv/bin/python bench/stage_times.py` (docstring: what each mode runs). Stage seconds "
@@ -172,11 +200,24 @@ def main():
     ap.add_argument("--timeout-s", type=int, default=1500, help="per design and mode")
     ap.add_argument("--modes", default="before,after")
     ap.add_argument("--out", default=str(OUT), help="folder of stage_times.{csv,md,json}")
+    ap.add_argument("--noise-only", type=float, default=None, metavar="SYNTH_WALL_S",
+                    help="only the reference flow and the noise floor as measured now, synthesis allowed this long")
     a = ap.parse_args()
     out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
     path = out / "stage_times.json"
     done = json.loads(path.read_text()) if path.exists() else {"rows": [], "runs": []}
     base = Path(tempfile.mkdtemp(prefix="stage_times-"))
+    if a.noise_only:
+        for label in a.only.split(","):
+            load = open("/proc/loadavg").read().split()[:3]
+            row = {**noise_only(label, base / label.split()[0], a.noise_only), "load_before": load,
+                   "load_after": open("/proc/loadavg").read().split()[:3],
+                   "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+            print(json.dumps(row), flush=True)
+            done.setdefault("noise_only", []).append(row)
+            path.write_text(json.dumps(done, indent=1))
+        return
     for label in a.only.split(","):
         for mode in a.modes.split(","):
             if any(r["design"] == label and r["mode"] == mode and "error" not in r for r in done["rows"]):
