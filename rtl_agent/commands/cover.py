@@ -110,7 +110,7 @@ def register(sub):
     p.add_argument("--formal", action=argparse.BooleanOptionalAction, default=D["formal"],
                    help="the formal phase on the points left open (witnesses, unreachability proofs; default on)")
     p.add_argument("--formal-budget", type=float, default=D["formal_budget_s"], metavar="SECONDS",
-                   help="wall-clock seconds for the formal phase's proofs and searches (default %(default)s)")
+                   help="CPU seconds of the formal engines for the whole design (the same work under any load; each tool run is also capped at 6x its share in wall time; default %(default)s)")
     p.add_argument("--formal-point", type=float, default=D["formal_point_s"], metavar="SECONDS",
                    help="ABC seconds per open point at most (default %(default)s)")
     p.add_argument("--target-of", choices=("all", "reachable"), default=D["target_of"],

@@ -61,7 +61,7 @@ class CoverConfig:
     rewards: dict = field(default_factory=lambda: dict(REWARDS))
     adapter: str = "default"      # SFT adapter merged into a local model (policy.models.resolve_adapter)
     formal: bool = True           # the formal phase after random and model (eda.reach; see formal.py)
-    formal_budget_s: float = 60.0     # its wall-clock budget for the whole design (the replay build comes on top)
+    formal_budget_s: float = 60.0     # CPU seconds of its engines for the whole design (load-independent; replay on top)
     formal_point_s: float = 8.0       # ABC time per open point at most
     target_of: str = "all"        # the target applies to all points, or to the reachable ones (all minus proven unreachable)
     stimulus: str = "text"        # text: free-text stimulus; programs: the library's stimulus programs
