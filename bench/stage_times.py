@@ -9,8 +9,8 @@ and scored on one step's candidates without a model: the library's options on th
 transform --chooser exhaustive`: every option the library lists), the same candidates in both modes. Modes, each from a
 cold cache of its own:
   before  every noise perturbation through the whole flow (the floor as measured until c8ee5f6), every candidate
-          through the whole flow (--no-screen);
-  after   the noise floor as rtl_agent/noise.py measures it now, and screening (a candidate synthesized first,
+          through the whole flow (screening off, the default);
+  after   the noise floor as rtl_agent/noise.py measures it now, and screening (--screen: a candidate synthesized first,
           proven only when not worse than the best); then the floor once more, from its disk cache.
 A design's rows are kept in bench/results/stage_times.json as soon as it finishes (a rerun skips it; runs resume).
 Writes bench/results/stage_times.{csv,md,json}.

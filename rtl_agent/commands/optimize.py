@@ -117,9 +117,10 @@ def register(sub):
                    help="action kinds per parent and step; its G samples are split among them (default %(default)s)")
     p.add_argument("--no-noise", dest="noise", action="store_false",
                    help="skip measuring the reference's noise floor (perturbed references) when the run opens")
-    p.add_argument("--no-screen", dest="screen", action="store_false",
-                   help="send every candidate through the whole flow; by default one is synthesized and timed first "
-                   "and goes no further (no lint, simulation or proof) when its PPA is worse than the best design's")
+    p.add_argument("--screen", action=argparse.BooleanOptionalAction, default=False,
+                   help="synthesize and time each candidate first; one whose PPA is worse than the best design's goes "
+                   "no further (no lint, simulation or proof). Off by default until measured on the benchmarks: a "
+                   "worse design then never enters the pool, so a chain through it is not found")
     p.add_argument("--no-cross-pdk", dest="cross_pdk", action="store_false",
                    help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) and under strong "
                    "synthesis (its best of several ABC scripts) at the end; by default the find line says whether the "

@@ -89,7 +89,7 @@ class OptimizeConfig:
                                       # too (jobs/optimize/cross.py, strong.py)
     pnr: bool = True                  # place and route the best design and the reference (jobs/optimize/routed.py)
     accept_unproven: bool = False     # True: bounded(N)/cosim(K) equivalence verdicts earn the PPA reward too
-    screen: bool = True               # synthesize and time a candidate first; one whose PPA is worse than the best
+    screen: bool = False              # synthesize and time a candidate first; one whose PPA is worse than the best
                                       # design's goes no further: no lint, simulation or proof (env.py: screened)
 
     def run_dir(self) -> Path:
