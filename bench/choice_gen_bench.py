@@ -10,9 +10,9 @@ split's outcomes, oracle the measured order).
 
 Paired comparison: per held-out design, log(best@k chooser) - log(best@k random); 95% CI by a bootstrap over
 held-out designs. Three seeds: the fixed split, and two more splits of all measured designs drawn at random
-(train and held-out re-drawn by a seeded shuffle, the ranker refitted on each train part).
+(half held out by a seeded shuffle, the ranker refitted on each train half).
 
-    flock /tmp/rtl-heavy.lock nice -n 10 .venv/bin/python bench/choice_gen_bench.py [--designs 15] [--blocks 8]
+    flock /tmp/rtl-heavy.lock nice -n 10 .venv/bin/python bench/choice_gen_bench.py [--designs 15] [--train 9] [--blocks 5] [--deadline S]
     .venv/bin/python bench/choice_gen_bench.py --report        # the report from what is measured, no flow
 
 Writes bench/results/choice_gen.{md,csv,json}; a design already in choice_gen.json is read back, not rerun.
@@ -94,19 +94,29 @@ def corpus_check(ranker) -> dict:
     p = OUT / "choice_replay.json"
     if not p.exists() or ranker is None:
         return {}
-    out = {}
+    from rtl_agent.jobs.optimize.ranker import Ranker
+    shipped, out = Ranker.load(), {}
     for m in json.loads(p.read_text()):
-        s = all_scores(m, ranker)
-        out[m["design"]] = {f"{c}@{k}": round(math.exp(s[f"{c}@{k}"]), 4) for k in (1, 3, 5, 10)
-                            for c in ("random", "estimate", "learned", "oracle")}
+        s, old = all_scores(m, ranker), all_scores(m, shipped)
+        out[m["design"]] = {"split": m.get("split"), **{
+            f"{c}@{k}": round(math.exp((old if c == "shipped" else s)[f"{'learned' if c == 'shipped' else c}@{k}"]), 4)
+            for k in (1, 3, 5, 10) for c in ("random", "estimate", "learned", "shipped", "oracle")}}
     return out
+
+
+def shipped_on(measured: list, split: dict) -> dict:
+    """The shipped weights (fitted on corpus designs) on the generated held-out designs: {k: CI of - random}."""
+    from rtl_agent.jobs.optimize.ranker import Ranker
+    shipped = Ranker.load()
+    per = [all_scores(m, shipped) for m in measured if split[m["design"]] == "held_out"]
+    return {k: [round(x, 4) for x in paired_ci([s[f"learned@{k}"] - s[f"random@{k}"] for s in per])] for k in KS}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--designs", type=int, default=15, help="held-out designs")
     ap.add_argument("--train", type=int, default=10, help="train designs")
-    ap.add_argument("--blocks", type=int, default=6)
+    ap.add_argument("--blocks", type=int, default=5)
     ap.add_argument("--work", default="runs/bench/choice_gen")
     ap.add_argument("--chains2", action="store_true", help="count chains two deep per design (slow)")
     ap.add_argument("--report", action="store_true", help="write the report from what is measured; run nothing")
