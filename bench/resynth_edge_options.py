@@ -12,50 +12,15 @@ bench/results/resynth_edge_options.{csv,md} (the Markdown keeps its hand-written
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 from bench.common import header, md_table, write_rows, write_with_reading
-from bench.headroom import _job, _ratio
+from bench.kind_rtllm import one   # each option through the flow, proven ones under strong synthesis
 
 OUT = Path(__file__).parent / "results"
 DESIGNS = ("freq_divbyodd", "freq_divbyfrac", "oddclk7", "fsm", "sequence_detector", "traffic_light")
 COLS = ("design", "suite", "options", "option", "equiv", "ratio", "area_ratio", "delay_ratio", "noise_floor",
         "above_noise", "strong_ratio", "holds_strong", "seconds", "note")
-
-
-def one(name, task, d, opts, suite) -> list[dict]:
-    """Each option through the task's flow job; proven ones also under strong synthesis."""
-    from eda.flow import evaluate
-    from rtl_agent import transforms as T
-    from rtl_agent.jobs.optimize.strong import check
-    from rtl_agent.noise import noise_floor
-    job, ref = _job(task, task.pdk)
-    floor = noise_floor(job, task.reference_sources(), task.top, ref_ppa=ref.ppa).floor
-    rows = []
-    for o in opts:
-        t0 = time.monotonic()
-        new = T.apply(d, o)
-        rep = evaluate(job, {f"{task.top}.v": new})
-        r = _ratio(ref, rep)
-        proven = rep.equiv_status == "proven"
-        row = {"design": name, "suite": suite, "options": len(opts), "option": o.label,
-               "equiv": rep.equiv_status or rep.status, "ratio": round(r, 4) if (r and proven) else "",
-               "area_ratio": round(ref.area_um2 / rep.area_um2, 3) if rep.area_um2 else "",
-               "delay_ratio": round(ref.delay_ns / rep.delay_ns, 3) if rep.delay_ns else "",
-               "noise_floor": round(floor, 4), "above_noise": bool(r and proven and r > floor),
-               "strong_ratio": "", "holds_strong": "", "seconds": "",
-               "note": "" if rep.ok else f"{rep.failed_stage}: {rep.failure_reason[:120]}"}
-        if r and proven and r > floor:
-            c = check(job, task.reference_sources(), task.top, new, floor)
-            if c.get("ratio") is not None:
-                row["strong_ratio"], row["holds_strong"] = round(c["ratio"], 4), bool(c["holds"])
-            else:
-                row["note"] = c.get("why", "")[:120]
-        row["seconds"] = round(time.monotonic() - t0, 1)
-        rows.append(row)
-        print(row, flush=True)
-    return rows
 
 
 def main(argv=None):
