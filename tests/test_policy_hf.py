@@ -99,7 +99,10 @@ def test_shared_prompt_scores_and_gradients_equal_one_sequence_at_a_time(pol):
     assert all(torch.allclose(x, y, atol=1e-4) for x, y in zip(shared, alone))
     ga, gb = grads(shared), grads(alone)
     assert ga.keys() == gb.keys() and ga and all("lora_" in k for k in ga)
-    assert all(float((ga[k] - gb[k]).norm()) <= 1e-4 * float(gb[k].norm()) + 1e-9 for k in ga)
+    # float32 sums in another order (the batch shapes differ, and torch's thread count with them): a relative 1e-3,
+    # where a wrong gradient (a prompt token counted twice, a shifted position) is off by order 1
+    worst = max(float((ga[k] - gb[k]).norm()) / (float(gb[k].norm()) + 1e-9) for k in ga)
+    assert worst <= 1e-3, worst
     assert any(float(g.norm()) > 0 for g in ga.values())
     with torch.no_grad():
         base = pol.shared_logprobs(prompt, opts, adapter=False)

@@ -118,9 +118,8 @@ def register(sub):
     p.add_argument("--no-noise", dest="noise", action="store_false",
                    help="skip measuring the reference's noise floor (perturbed references) when the run opens")
     p.add_argument("--screen", action=argparse.BooleanOptionalAction, default=False,
-                   help="synthesize and time each candidate first; one whose PPA is worse than the best design's goes "
-                   "no further (no lint, simulation or proof). Off by default until measured on the benchmarks: a "
-                   "worse design then never enters the pool, so a chain through it is not found")
+                   help="synthesize and time each candidate first; one worse than the best design goes no further (no "
+                   "lint, simulation or proof). Off by default until measured: a chain through a worse design is lost")
     p.add_argument("--no-cross-pdk", dest="cross_pdk", action="store_false",
                    help="skip synthesizing the best design on the other PDK (Nangate45 <-> Sky130) and under strong "
                    "synthesis (its best of several ABC scripts) at the end; by default the find line says whether the "
