@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import register
 from .base import Design, Option, Transform, TransformError
-from .procedural import NoSite, _flat, _indent, _is, _member, _strip, _sym, const
+from .procedural import NoSite, _flat, _indent, _is, _member, _refs, _strip, _sym, const
 from .syntax import splice
 
 MOD_BITS = 8            # a mod-(K+1) counter's toggles are minimised over its 2^w values: small registers only
@@ -147,7 +147,7 @@ def sites(d: Design) -> list:
         up, dn = _counts(s.ifTrue), _counts(s.ifFalse)
         if up and dn and up[3] is None and dn[3] is None and _is(up[0], dn[0]) and up[2] == dn[2] and up[1] == -dn[1]:
             c = s.conditions[0].expr
-            if any(_is(_sym(n), up[0]) for n in _names(c)):
+            if any(_is(_sym(n), up[0]) for n in _refs(c)):
                 continue
             site = Site(p, s, up[0], "updown", up[2], c)
             site.down_when = up[1] == -1        # `if (c) decrement else increment`: counts up when c is low
@@ -185,7 +185,7 @@ def _gate(site, stmts, p):
         hold = f is not None and _assign(f) is not None and _is(_sym(_assign(f).left), site.x) \
             and _is(_sym(_assign(f).right), site.x)
         if (o.ifFalse is None or hold) and site.nb and \
-                not any(_is(_sym(n), site.x) for n in _names(o.conditions[0].expr)):
+                not any(_is(_sym(n), site.x) for n in _refs(o.conditions[0].expr)):
             return o
     return None
 
@@ -223,17 +223,6 @@ def _inside_wrap(s, stmts, p) -> bool:
     a, b = p.span(s.syntax)
     return any(o.kind.name == "Conditional" and _counts(o) and p.span(o.syntax)[0] < a and b <= p.span(o.syntax)[1]
                for o in stmts)
-
-
-def _names(e) -> list:
-    out = []
-
-    def visit(n):
-        if getattr(n, "kind", None) is not None and n.kind.name == "NamedValue":
-            out.append(n)
-        return True
-    e.visit(visit)
-    return out
 
 
 class CounterToggle(Transform):
