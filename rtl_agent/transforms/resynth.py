@@ -55,7 +55,7 @@ class Machine:
 
 
 from .resynth_aig import MAX_ANDS, MAX_IN_BITS, Aig, _export, _runner
-from .resynth_aig import _frame, _vec_case
+from .resynth_aig import _frame, _io, _vec_case
 
 
 def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[list, list, list]:
@@ -196,14 +196,12 @@ def emit(p, m: Machine, enc: str) -> str:
     if got is None:
         raise TransformError(f"resynth: encoding {enc} does not apply")
     w, code = got
-    ow = sum(wd for _, wd in m.outs)
+    ow, vdecl, rst_cond = _io(m)
     head, decls, vregs = _frame(p)
-    vin = "{" + ", ".join(n for n, _ in reversed(m.ins)) + "}" if m.ins else "1'b0"
-    rst_cond = f"!{m.reset}" if m.low else m.reset
     edge = f"posedge {m.clock}" + (f" or {'negedge' if m.low else 'posedge'} {m.reset}" if m.async_reset else "")
     L = [head, *(f"    {x.strip()}" for x in decls),
          f"    // resynth: {m.reached} reachable states of {m.flops} flip-flop bits, {m.k} after merging; {enc} code",
-         f"    reg [{w - 1}:0] rtla_s;", f"    wire [{max(1, sum(wd for _, wd in m.ins)) - 1}:0] rtla_v = {vin};",
+         f"    reg [{w - 1}:0] rtla_s;", vdecl,
          f"    reg [{ow - 1}:0] rtla_o;"]
     L += [f"    always @({edge})", f"        if ({rst_cond}) rtla_s <= {w}'d{code[0]};"]
     if enc == "johnson":

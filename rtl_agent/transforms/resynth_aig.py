@@ -145,3 +145,11 @@ def _frame(p) -> tuple[str, list, set]:
              if x.kind.name == "PortDeclaration" or "Parameter" in x.kind.name
              or x.kind.name in ("DataDeclaration", "NetDeclaration") and _declares_port(p, x)]
     return head, decls, {s.name for s in p.body if s.kind.name == "Variable"}
+
+
+def _io(m) -> tuple[int, str, str]:
+    """What both emitters write of a machine's ports: the output word's width, the data-input vector's
+    declaration (rtla_v) and the reset condition."""
+    vin = "{" + ", ".join(n for n, _ in reversed(m.ins)) + "}" if m.ins else "1'b0"
+    vdecl = f"    wire [{max(1, sum(wd for _, wd in m.ins)) - 1}:0] rtla_v = {vin};"
+    return sum(wd for _, wd in m.outs), vdecl, f"!{m.reset}" if m.low else m.reset

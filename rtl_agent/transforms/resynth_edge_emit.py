@@ -276,20 +276,18 @@ def _step(L, m: EdgeMachine, side: int, reg: str, cs, co, enc: str, co_full):
 
 
 def emit_edge(p, m: EdgeMachine, enc: str) -> str:
-    from .resynth_aig import _frame, _vec_case
+    from .resynth_aig import _frame, _io, _vec_case
     got = edge_codes(m, enc)
     if got is None:
         raise TransformError(f"resynth: encoding {enc} does not apply")
     cp, cn = got
-    ow = sum(wd for _, wd in m.outs)
+    ow, vdecl, rst_cond = _io(m)
     head, decls, vregs = _frame(p)
-    vin = "{" + ", ".join(n for n, _ in reversed(m.ins)) + "}" if m.ins else "1'b0"
-    rst_cond = f"!{m.reset}" if m.low else m.reset
     redge = f"{'negedge' if m.low else 'posedge'} {m.reset}"
     L = [head, *(f"    {x.strip()}" for x in decls),
          f"    // resynth: {m.reached} reachable states of {m.flops[0]} rising- and {m.flops[1]} falling-edge "
          f"flip-flop bits, {m.kp} x {m.kn} blocks after merging; {enc} code",
-         f"    wire [{max(1, sum(wd for _, wd in m.ins)) - 1}:0] rtla_v = {vin};", f"    reg [{ow - 1}:0] rtla_o;"]
+         vdecl, f"    reg [{ow - 1}:0] rtla_o;"]
     kp_, kn_ = _key(m, 0, "rtla_p", cp, enc), _key(m, 1, "rtla_n", cn, enc)
     for side, reg, edge, cs, co in ((0, "rtla_p", "posedge", cp, kn_), (1, "rtla_n", "negedge", cn, kp_)):
         if cs[0] == 0:
