@@ -21,7 +21,7 @@ Reward (documented, configurable through OptimizeConfig.penalties / valid_floor)
       re-prompt), duplicate -0.3 (the parent again, after normalisation: no EDA run), screen -0.8,
       lint -0.8, sim -0.6, interface -0.5,
       equiv -0.5, synth -0.4, sta -0.3;
-  with OptimizeConfig.screen (the default) a candidate is synthesized and timed first, and one whose PPA is worse
+  with OptimizeConfig.screen (`--screen`, off by default) a candidate is synthesized and timed first, and one whose PPA is worse
   than the best design's goes no further (no lint, simulation or proof: the proof cost most of a step on a team's
   module) and scores screened (penalties["screened"], else valid_floor): not better, not proven either (a tie
   goes on: a design as good as the best is a parent of its own);
