@@ -68,7 +68,7 @@ def measure(label: str, f: Path, top: str, noise: bool, work: Path) -> dict:
         except Exception as ex:    # noqa: BLE001 - an option that does not apply is an outcome like a failure
             ratio, status = 0.0, f"apply: {type(ex).__name__}"
         rows.append({"label": o.label, "kind": o.kind, "estimate": e, "ratio": round(ratio, 5), "status": status,
-                     "seconds": round(time.monotonic() - t2, 1)})
+                     "seconds": round(time.monotonic() - t2, 1), "site": o.site, "params": o.params})
     return {"design": label, "top": top, "noise_floor": env.noise.floor, "options": rows,
             "seconds_open": round(t_open, 1), "seconds_estimate": round(t_est, 1),
             "seconds_flow": round(sum(r["seconds"] for r in rows), 1)}
