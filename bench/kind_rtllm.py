@@ -19,7 +19,8 @@ from bench.common import header, md_table, write_rows, write_with_reading
 from bench.headroom import _job, _ratio
 
 OUT = Path(__file__).parent / "results"
-PROJECT = {"loop_tree": ("max8", "popcount16", "lzc16"), "counter_toggle": ("updown12", "counter8", "wide_count")}
+PROJECT = {"loop_tree": ("max8", "popcount16", "lzc16"), "counter_toggle": ("updown12", "counter8", "wide_count"),
+           "retime": ("pipe_sum4",)}
 COLS = ("design", "suite", "options", "option", "equiv", "ratio", "area_ratio", "delay_ratio", "noise_floor",
         "above_noise", "strong_ratio", "holds_strong", "seconds", "note")
 

@@ -1,0 +1,310 @@
+"""Kind `retime`: an operation on two pipeline registers moves in front of them, so one register holds its
+result instead of two holding its operands (forward retiming at the same latency).
+
+Recognised: a binary `R1 op R2` (op one of + - * & | ^, unsigned) where R1 and R2 are whole registers of the
+same clocked block, each loaded unconditionally (`R <= e;` outside the reset branch, no enable), reset to a
+literal (or both without reset), read nowhere but in this one expression and assigned nowhere else. Then
+`P <= e1 op e2;` with P as wide as the operation is evaluated there (its context width W) replaces both, and
+the expression reads P. P is reset to `r1 op r2` (mod 2^W). Since P is loaded on the same edges with the same
+reset, P == R1 op R2 holds in every cycle (and from the all-zero start the prover assumes), so the rewrite is
+exact: no don't-care, no change of latency. The move is repeated while P's new operands are again such a pair
+(a delay line of operands becomes a delay line of results: RTLLM adder_pipe_64bit's delayed 16-bit operand
+pairs become 17-bit sums). Only moves with W < width(R1) + width(R2) are made: fewer flops, same logic.
+
+Options: each pair's chain (moved as far back as it goes), and every pair of the design at once.
+
+Why: Yosys keeps registers where they are written (no retiming in the default flow), so a pipeline that delays
+both operands of an add pays for both; bench/headroom/multi_pipe_4bit/product_first.v (1.27x by hand) and
+adder_pipe_64bit/chunk_sums.v are this move written by hand. The flow proves every rewrite (SAT induction or
+ABC dprove: the registers do not correspond one to one, P corresponds to a function of R1 and R2).
+"""
+from __future__ import annotations
+
+from . import register
+from .base import Design, Option, Transform, TransformError
+from .datapath.reader import Unsupported, literal
+from .idle import blocks
+from .procedural import _strip
+from .syntax import splice, walk
+
+OPS = {"AddExpression": ("+", "plus"), "SubtractExpression": ("-", "minus"), "MultiplyExpression": ("*", "times"),
+       "BinaryAndExpression": ("&", "and"), "BinaryOrExpression": ("|", "or"), "BinaryXorExpression": ("^", "xor")}
+PRIMARY = ("NamedValue", "ElementSelect", "RangeSelect", "Concatenation", "Replication", "IntegerLiteral")
+MAX_MOVES = 64
+
+
+def _unparen(n):
+    while n.kind.name == "ParenthesizedExpression":
+        n = n.expression
+    return n
+
+
+def _within(p, node, outer) -> bool:
+    a, b = p.span(node)
+    c, d = p.span(outer)
+    return c <= a and b <= d
+
+
+def _ast_of(p, node, kinds=None):
+    """The elaborated expression whose source is exactly `node`, implicit conversions taken off."""
+    span = p.span(node)
+    got = p.ast_nodes(lambda n: getattr(n, "syntax", None) is not None and (kinds is None or n.kind.name in kinds)
+                      and p.span(n.syntax) == span)
+    return _strip(got[0]) if got else None
+
+
+class _Reg:
+    """A register loaded unconditionally in a clocked block: its update, its reset and its declaration."""
+
+    def __init__(self, p, b, name):
+        self.p, self.b, self.name = p, b, name
+        self.width = p.width(name)
+        if not self.width:
+            raise TransformError(f"{name}: not a vector register")
+        stmts = [n.parent for n in walk(b.node) if n.kind.name == "NonblockingAssignmentExpression"
+                 and _unparen(n.left).kind.name == "IdentifierName" and n.left.identifier.valueText == name]
+        update_root = b.rest if b.reset is not None else b.body
+        self.update = [s for s in stmts if update_root is not None and _within(p, s, update_root)]
+        self.at_reset = [s for s in stmts if b.reset is not None and _within(p, s, b.top.statement)]
+        if len(self.update) != 1 or len(self.at_reset) != (b.reset is not None) or \
+                len(stmts) != len(self.update) + len(self.at_reset):
+            raise TransformError(f"{name}: not assigned once per branch")
+        self.update, self.at_reset = self.update[0], (self.at_reset[0] if self.at_reset else None)
+        for s, root in ((self.update, update_root), (self.at_reset, b.top.statement if b.reset else None)):
+            if s is not None and not _plain_path(p, s, root):
+                raise TransformError(f"{name}: loaded under a condition")
+        self.reset_value = None
+        if self.at_reset is not None:
+            try:
+                self.reset_value = literal(p.text(self.at_reset.expr.right))
+            except Unsupported:
+                raise TransformError(f"{name}: reset to a non-literal") from None
+        self.rhs = self.update.expr.right
+        self.rhs_ast = _ast_of(p, self.rhs)
+
+
+def _plain_path(p, s, root) -> bool:
+    """s is reached from root through begin/end blocks only (no if, case or loop on the way)."""
+    n = s
+    while n is not None and p.span(n) != p.span(root):
+        n = n.parent
+        if n is None or (p.span(n) != p.span(root) and n.kind.name != "SequentialBlockStatement"):
+            return False
+    return n is not None and (root.kind.name == "SequentialBlockStatement" or root is s or p.span(root) == p.span(s))
+
+
+def _reads(p, name) -> list:
+    """Every read of `name` in the top module (assignment targets and declarations are not reads)."""
+    out = []
+    for n in walk(p.module):
+        if n.kind.name == "IdentifierName" and n.identifier.valueText == name:
+            par = n.parent
+            if par.kind.name.endswith("AssignmentExpression") and p.span(par.left) == p.span(n):
+                continue
+            out.append(n)
+    return out
+
+
+def _ports(p) -> set:
+    return {n.name.valueText for n in walk(p.module.header) if n.kind.name == "Declarator"}
+
+
+def _inline(r: _Reg, w_ctx: int) -> bool:
+    """Whether R's loaded expression may be written straight into P's operation (same value as R there)."""
+    t = r.rhs_ast
+    if t is None or t.kind.name == "Conversion" or t.type.isSigned or not t.type.isIntegral:
+        return False
+    if t.kind.name in PRIMARY:           # self-determined: zero-extended alike in both places
+        return t.type.bitWidth <= r.width
+    return t.type.bitWidth == r.width == w_ctx
+
+
+class _Pair:
+    """A site: the expression `R1 op R2` and what the move writes."""
+
+    def __init__(self, p, node):
+        self.p, self.node = p, node
+        if node.kind.name not in OPS:
+            raise TransformError("not a retimable operator")
+        a, c = _unparen(node.left), _unparen(node.right)
+        if a.kind.name != "IdentifierName" or c.kind.name != "IdentifierName":
+            raise TransformError("operands are not names")
+        n1, n2 = a.identifier.valueText, c.identifier.valueText
+        if n1 == n2 or {n1, n2} & _ports(p):
+            raise TransformError("same register twice or a port")
+        b = next((b for b in blocks(p) if n1 in b.regs), None)
+        if b is None or n2 not in b.regs:
+            raise TransformError("operands are not registers of one clocked block")
+        self.r1, self.r2 = _Reg(p, b, n1), _Reg(p, b, n2)
+        for r in (self.r1, self.r2):
+            if len(_reads(p, r.name)) != 1:
+                raise TransformError(f"{r.name} is read elsewhere")
+            if _within(p, node, r.update) or (r.at_reset is not None and _within(p, node, r.at_reset)):
+                raise TransformError(f"{r.name} feeds itself")
+        op_ast = _ast_of(p, node, ("BinaryOp",))
+        if op_ast is None or op_ast.type.isSigned or not op_ast.type.isIntegral:
+            raise TransformError("a signed or unelaborated operation")
+        self.width = int(op_ast.type.bitWidth)
+        if self.width >= self.r1.width + self.r2.width:
+            raise TransformError("the result is not narrower than its operands")
+        self.op, word = OPS[node.kind.name]
+        base = f"{n1}_{word}_{n2}"
+        self.name = _fresh(p, base if len(base) <= 24 else f"{word}_q")     # a chain's names would grow
+
+    def rewrite(self) -> tuple[str, tuple]:
+        """(new code, the names of P's operands when they are plain names)."""
+        p, r1, r2, w = self.p, self.r1, self.r2, self.width
+        edits, wires, names = [], [], []
+        for r, suffix in ((r1, "a"), (r2, "b")):
+            text = p.text(r.rhs).strip()
+            if _inline(r, w):
+                names.append(text)
+                operands = text if _unparen(r.rhs).kind.name == "IdentifierName" else f"({text})"
+            else:
+                wire = _fresh(p, f"{self.name}_{suffix}")
+                wires.append(f"wire [{r.width - 1}:0] {wire} = {text};")
+                operands = wire
+                names.append(None)
+            setattr(self, "x" + suffix, operands)
+        edits.append((*p.span(r1.update), f"{self.name} <= {self.xa} {self.op} {self.xb};"))
+        edits.append(_line(p, r2.update))
+        if r1.at_reset is not None:
+            v = _fold(self.op, r1.reset_value, r2.reset_value, w)
+            edits.append((*p.span(r1.at_reset), f"{self.name} <= {w}'d{v};"))
+            edits.append(_line(p, r2.at_reset))
+        edits.append((*p.span(self.node), self.name))
+        edits += _undeclare(p, (r1.name, r2.name), f"reg [{w - 1}:0] {self.name};")
+        if wires:
+            a = p.span(r1.b.node)[0]
+            col = a - (p.code.rfind("\n", 0, a) + 1)
+            edits.append((a, a, "".join(w_ + "\n" + " " * col for w_ in wires)))
+        return splice(p.code, edits), tuple(names)
+
+
+def _line(p, node) -> tuple:
+    """An edit deleting node, with its line when nothing else is on it."""
+    a, b = p.span(node)
+    start, end = p.code.rfind("\n", 0, a) + 1, p.code.find("\n", b)
+    end = len(p.code) if end < 0 else end
+    if not p.code[start:a].strip() and not p.code[b:end].strip():
+        return start, min(end + 1, len(p.code)), ""
+    return a, b, ""
+
+
+def _fold(op, a, b, w) -> int:
+    v = {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b}[op]
+    return v % (1 << w)
+
+
+def _fresh(p, base) -> str:
+    taken = {n.identifier.valueText for n in walk(p.module) if n.kind.name == "IdentifierName"} | \
+        {n.name.valueText for n in walk(p.module) if n.kind.name == "Declarator"}
+    name, i = base, 1
+    while name in taken:
+        name, i = f"{base}_{i}", i + 1
+    return name
+
+
+def _undeclare(p, drop: tuple, instead: str) -> list:
+    """Edits that drop the declarations of the names in `drop` (other names of a multi-name declaration stay),
+    writing `instead` where the first of them was."""
+    edits, left = [], set(drop)
+    for d in walk(p.module):
+        if d.kind.name != "DataDeclaration":
+            continue
+        decls = [x for x in d.declarators if getattr(x, "kind", None) is not None and x.kind.name == "Declarator"]
+        mine = [x.name.valueText for x in decls if x.name.valueText in left]
+        if not mine:
+            continue
+        new = instead if drop[0] in mine else ""
+        rest = ", ".join(p.text(x) for x in decls if x.name.valueText not in left)
+        left -= set(mine)
+        if rest:
+            a = p.span(d)[0]
+            indent = " " * (a - (p.code.rfind("\n", 0, a) + 1))
+            new = f"{p.text(d.type)} {rest};" + (f"\n{indent}{new}" if new else "")
+        edits.append((*p.span(d), new) if new else _line(p, d))
+    if left:
+        raise TransformError(f"{sorted(left)}: no declaration of their own")
+    return edits
+
+
+def pairs(p) -> list[_Pair]:
+    out = []
+    for n in walk(p.module):
+        if n.kind.name in OPS:
+            try:
+                out.append(_Pair(p, n))
+            except TransformError:
+                continue
+    return out
+
+
+def _find(p, n1, n2) -> _Pair:
+    for s in pairs(p):
+        if (s.r1.name, s.r2.name) == (n1, n2):
+            return s
+    raise TransformError(f"no retimable pair {n1}, {n2}")
+
+
+def chain(d: Design, n1: str, n2: str) -> tuple[str, int, int]:
+    """(code, moves, flops saved): the pair moved back while its new operands are again a pair."""
+    code, moves, saved = d.code, 0, 0
+    while moves < MAX_MOVES:
+        try:
+            s = _find(d.__class__(code, d.top).parsed(), n1, n2)
+        except TransformError:
+            if moves == 0:
+                raise
+            break
+        saved += s.r1.width + s.r2.width - s.width
+        code, names = s.rewrite()
+        moves += 1
+        if None in names:
+            break
+        n1, n2 = names
+    return code, moves, saved
+
+
+def every(d: Design) -> tuple[str, int, int]:
+    code, moves, saved = d.code, 0, 0
+    while moves < MAX_MOVES:
+        got = pairs(d.__class__(code, d.top).parsed())
+        if not got:
+            break
+        saved += got[0].r1.width + got[0].r2.width - got[0].width
+        code, _ = got[0].rewrite()
+        moves += 1
+    return code, moves, saved
+
+
+class Retime(Transform):
+    name = "retime"
+    summary = "an operation on two pipeline registers moves before them: one register of its result"
+
+    def options(self, d: Design) -> list[Option]:
+        p, out, seen = d.parsed(), [], set()
+        found = pairs(p)
+        for s in found:
+            code, moves, saved = chain(d, s.r1.name, s.r2.name)
+            seen.add(code)
+            out.append(self.option(f"{s.r1.name},{s.r2.name}", f"{s.r1.name} {s.op} {s.r2.name}: registered as one "
+                                   f"{s.width}-bit result, {moves} stage(s) back ({saved} flops fewer)",
+                                   pair=[s.r1.name, s.r2.name]))
+        if len(found) > 1:
+            code, moves, saved = every(d)
+            if code not in seen:
+                out.append(self.option("every pair", f"every register pair read by one operation: {moves} moves "
+                                       f"({saved} flops fewer)", pair=[]))
+        return out
+
+    def apply(self, d: Design, o: Option) -> str:
+        pair = o.params.get("pair") or []
+        if not pair:
+            return every(d)[0]
+        if len(pair) != 2:
+            raise TransformError("a pair names two registers")
+        return chain(d, pair[0], pair[1])[0]
+
+
+register(Retime())
