@@ -4,10 +4,11 @@ Its flip-flops and logic are exported as an AIG (Yosys, in the sandbox). From th
 vector is applied, breadth first, to collect the reachable states and, per state and vector, the outputs and
 the next state. States no input sequence tells apart are merged (Moore's partition refinement), and the machine
 is written back as one state register in a chosen encoding: binary, gray, one-hot, output-aligned (each Moore
-output is a code bit, so it costs no decoder) or Johnson (an input-free cycle of even length: the next state is
-a shift and an inverter). A module's counter, toggle and state registers are re-encoded together, which neither
-synthesis nor `fsm_encode` (one register at a time) does; the hand-written ceiling's largest RTLLM gains are of
-this sort (pulse_detect, freq_divbyeven, freq_divbyfrac, sequence_detector).
+output is a code bit, so it costs no decoder), Johnson (an input-free cycle of even length: the next state is
+a shift and an inverter) or history flags (resynth_flags: each flip-flop set from the inputs and at most one
+other flip-flop, a sequence detector's shift-and form). A module's counter, toggle and state registers are
+re-encoded together, which neither synthesis nor `fsm_encode` (one register at a time) does; the hand-written
+ceiling's largest RTLLM gains are of this sort (pulse_detect, freq_divbyeven, freq_divbyfrac, sequence_detector).
 
 Only small machines: at most MAX_IN_BITS input bits besides clock and reset, MAX_STATES reachable states, a
 reset that sets every flip-flop. A module with flip-flops on both edges of its clock goes to resynth_edge (two
@@ -25,7 +26,7 @@ from .base import Design, Option, Transform, TransformError
 from .recognise import _ports
 
 MAX_STATES = 128
-ENCODINGS = ("binary", "gray", "onehot", "aligned", "johnson")
+ENCODINGS = ("binary", "gray", "onehot", "aligned", "johnson", "flags")
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,9 @@ def _cycle(m: Machine) -> list | None:
 
 def codes(m: Machine, enc: str) -> tuple[int, list] | None:
     """(width, code per state) of an encoding, or None where it does not apply."""
+    if enc == "flags":
+        from .resynth_flags import flag_codes
+        return flag_codes(m)
     k = m.k
     wb = max(1, (k - 1).bit_length())
     if enc == "binary":
@@ -192,6 +196,9 @@ def codes(m: Machine, enc: str) -> tuple[int, list] | None:
 
 
 def emit(p, m: Machine, enc: str) -> str:
+    if enc == "flags":
+        from .resynth_flags import emit_flags
+        return emit_flags(p, m)
     got = codes(m, enc)
     if got is None:
         raise TransformError(f"resynth: encoding {enc} does not apply")
