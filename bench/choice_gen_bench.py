@@ -12,7 +12,13 @@ Paired comparison: per held-out design, log(best@k chooser) - log(best@k random)
 held-out designs. Three seeds: the fixed split, and two more splits of all measured designs drawn at random
 (half held out by a seeded shuffle, the ranker refitted on each train half).
 
-    flock /tmp/rtl-heavy.lock nice -n 10 .venv/bin/python bench/choice_gen_bench.py [--designs 15] [--train 9] [--blocks 5] [--deadline S]
+Version 2 (the default, --gen 2): designs from bench/choice_gen2.py (>= 30 options one deep, payoffs that depend
+on context, template families split between train and held out), named g2h<i> (held out) and g2t<i> (train),
+each under a wall cap; every option record also keeps its site, params and facts (bench/choice_gen_rank.py) and
+the design its code. The report is bench/choice_gen_report2.py. Version 1's designs stay in the JSON (their
+report: bench/results/choice_gen_v1.md, from --gen 1 --report before version 2 replaced it).
+
+    nice -n 10 .venv/bin/python bench/choice_gen_bench.py [--designs 16] [--train 8] [--deadline S] [--design-s S]
     .venv/bin/python bench/choice_gen_bench.py --report        # the report from what is measured, no flow
 
 Writes bench/results/choice_gen.{md,csv,json}; a design already in choice_gen.json is read back, not rerun.
@@ -29,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.choice_gen import generate  # noqa: E402
+from bench.choice_gen_rank import facts  # noqa: E402
 from bench.choice_menu import count  # noqa: E402
 from bench.choice_replay import KS as _KS, gains, measure, scores  # noqa: E402
 
@@ -112,24 +119,87 @@ def shipped_on(measured: list, split: dict) -> dict:
     return {k: [round(x, 4) for x in paired_ci([s[f"learned@{k}"] - s[f"random@{k}"] for s in per])] for k in KS}
 
 
+def generated(split: str, i: int, min_options: int) -> tuple:
+    """Design i of a split, version 2: the fewest blocks (from BLOCKS) whose menu, before the range probe
+    adds `narrow`, reaches min_options."""
+    from bench import choice_gen2
+    from rtl_agent import transforms as T
+    for blocks in range(choice_gen2.BLOCKS, choice_gen2.BLOCKS + 5):
+        code, top, kinds = choice_gen2.generate(i, split, blocks)
+        if len(T.options(T.Design(code, top))) >= min_options:
+            break
+    return code, top, kinds, blocks
+
+
+def run_v2(a, done: dict, jp: Path, old: dict):
+    """Held-out and train designs of version 2 (bench/choice_gen2.py), two held out per train design, each
+    under a wall cap (a design over it is reported and left out; a rerun skips what is in the JSON)."""
+    import signal
+    from bench.choice_replay import TooLong, _too_long
+    held = [("held_out", i) for i in range(a.designs)]
+    train = [("train", i) for i in range(a.train)]
+    todo = sorted(held + train, key=lambda x: x[1] / 2 if x[0] == "held_out" else x[1] + 0.9)
+    t0 = time.monotonic()
+    signal.signal(signal.SIGALRM, _too_long)
+    for split, i in todo:
+        name = f"g2{split[0]}{i}"
+        if name in done:
+            continue
+        if a.deadline and time.monotonic() - t0 > a.deadline:
+            print(f"choice_gen_bench: --deadline reached; {name} and later left unmeasured", flush=True)
+            break
+        code, top, kinds, blocks = generated(split, i, a.min_options)
+        folder = Path(a.work) / "src2" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{top}.v").write_text(code)
+        signal.alarm(a.design_s)
+        try:
+            m = measure(name, folder / f"{top}.v", top, False, Path(a.work))
+            c = count(name, folder / f"{top}.v", top, CHILD_CAP)
+        except (Exception, TooLong) as ex:    # noqa: BLE001 - reported, not fatal
+            print(f"{name}: {type(ex).__name__}: {str(ex).splitlines()[0][:200]}", flush=True)
+            continue
+        finally:
+            signal.alarm(0)
+        for o in m["options"]:
+            o.update(facts(code, o.get("site", ""), o.get("params")))
+        done[name] = {**m, "split": split, "seed": i, "blocks": blocks, "templates": kinds,
+                      "generator": "choice_gen2", "code": code,
+                      "chains2": c["chains2"], "chains2_exact": c["exact"],
+                      "load": " ".join(f"{x:.2f}" for x in os.getloadavg())}
+        g = gains(done[name])
+        print(f"{name} ({split}): {len(g)} options, {sum(x > 1 for x in g)} pay, best {max(g):.3f}, chains2 "
+              f"{c['chains2']}, {m['seconds_flow']:.0f} s flow, load {done[name]['load']}", flush=True)
+        jp.write_text(json.dumps({**old, "designs": list(done.values())}, indent=1) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--designs", type=int, default=15, help="held-out designs")
     ap.add_argument("--train", type=int, default=10, help="train designs")
-    ap.add_argument("--blocks", type=int, default=5)
+    ap.add_argument("--blocks", type=int, default=5, help="blocks per design (version 1 only)")
+    ap.add_argument("--gen", type=int, default=2, choices=(1, 2), help="generator version (bench/choice_gen2.py: 2)")
+    ap.add_argument("--min-options", type=int, default=30, help="version 2: blocks are added until the menu has this many")
+    ap.add_argument("--design-s", type=int, default=900, help="version 2: wall seconds per design before it is left out")
     ap.add_argument("--work", default="runs/bench/choice_gen")
-    ap.add_argument("--chains2", action="store_true", help="count chains two deep per design (slow)")
+    ap.add_argument("--chains2", action="store_true", help="version 1: count chains two deep per design (slow)")
     ap.add_argument("--report", action="store_true", help="write the report from what is measured; run nothing")
     ap.add_argument("--deadline", type=float, default=0, help="stop starting designs after this many seconds")
     a = ap.parse_args()
     jp = OUT / "choice_gen.json"
     old = json.loads(jp.read_text()) if jp.exists() else {"designs": []}
     done = {m["design"]: m for m in old["designs"]}
+    t0, load0 = time.monotonic(), " ".join(f"{x:.2f}" for x in os.getloadavg())
+    if a.gen == 2:
+        if not a.report:
+            run_v2(a, done, jp, old)
+        from bench.choice_gen_report2 import write as write2
+        write2([m for m in done.values() if m.get("generator") == "choice_gen2"], load0, time.monotonic() - t0)
+        return
     # two held-out designs per train design, so a pass stopped by --deadline has its held-out part first
     held = [("held_out", HELD_SEEDS + i) for i in range(a.designs)]
     train = [("train", TRAIN_SEEDS + i) for i in range(a.train)]
     todo = sorted(held + train, key=lambda x: (x[1] - HELD_SEEDS) / 2 if x[0] == "held_out" else x[1] - TRAIN_SEEDS + 0.9)
-    t0, load0 = time.monotonic(), " ".join(f"{x:.2f}" for x in os.getloadavg())
     for split, seed in ([] if a.report else todo):
         name = f"gen{seed}_b{a.blocks}"
         if name in done:

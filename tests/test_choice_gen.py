@@ -43,3 +43,38 @@ def test_every_template_synthesizes():
     code = f"module all_t (\n{decl}\n);\n" + "".join(bodies) + "endmodule\n"
     rep = evaluate(FlowJob(top="all_t", stages=("synth",), use_cache=False), {"all_t.v": code})
     assert rep.status == "pass", rep.failure_reason
+
+
+# version 2 (bench/choice_gen2.py): bigger menus, context-dependent payoffs, template families split
+
+
+def test_v2_families_split_and_menus_reach_30():
+    from bench.choice_gen2 import HELD_FAMILY, HELD_MIN, TRAIN_FAMILY, generate as gen2
+    from bench.choice_gen_bench import generated
+    assert gen2(3, "train") == gen2(3, "train") and gen2(3, "train")[0] != gen2(3, "held_out")[0]
+    with pytest.raises(ValueError):
+        gen2(0, "test")
+    for i in range(2):
+        _, _, kinds = gen2(i, "train")
+        assert set(kinds) <= set(TRAIN_FAMILY)          # a train design never holds a held-out template
+        _, _, kinds = gen2(i, "held_out")
+        assert sum(k in HELD_FAMILY for k in kinds) >= HELD_MIN
+    code, top, kinds, blocks = generated("held_out", 4, 30)
+    assert len(T.options(T.Design(code, top))) >= 30 and blocks == len(kinds)
+
+
+def test_v2_facts_read_width_fanout_and_compared_constants():
+    from bench.choice_gen2 import _counter_v, _dupop_v
+    from bench.choice_gen_rank import FactsRanker, facts
+    import random
+    _, body = _counter_v(random.Random(1), "ab")
+    f = facts(body, "ab_cnt", {"names": ["ab_cnt"], "width": 6})
+    lim = int(body.split("ab_cnt == ")[1].split("'d")[1].split(")")[0])
+    assert f["width"] in (10, 12, 16) and f["cmp_bits"] == lim.bit_length() and f["fanout"] >= 3
+    _, body = _dupop_v(random.Random(0), "cd")
+    assert facts(body, "assign cd_y (line 1)")["fanout"] == 0       # an output port: read nowhere inside
+    # the facts ranker learns a narrow that keeps every compared constant pays, one that cuts them fails
+    recs = [{"label": f"narrow r from 16 to {w} bits", "kind": "narrow", "estimate": 1.5, "width": 16,
+             "fanout": 3, "cmp_bits": 9, "params": {"width": w}} for w in (4, 5, 9, 10)]
+    m = FactsRanker.fit([(r, r["params"]["width"] >= 9) for r in recs * 5])
+    assert set(m.order(recs)[:2]) == {2, 3}
