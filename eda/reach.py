@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from . import reach_const as rc
+from . import reach_map as rmap
 from . import reach_multi as rm
 from . import reach_rtlil as rt
 from .hdl import safe_name
@@ -136,6 +137,7 @@ def _elaborate(folder: Path, sources: dict, top: str, deadline: float):
     files = []
     for name, text in sources.items():
         n = safe_name(name, "dut.v")
+        text = rmap.for_yosys(text)
         (folder / n).write_text(text if text.endswith("\n") else text + "\n")
         files.append(n)
     r = _yosys(folder, "elab.ys", f"read_verilog -sv {' '.join(files)}\nhierarchy -top {top}\nwrite_rtlil pre.il\n",
@@ -524,6 +526,7 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
     and its check). ports: eda.ports.Port list of `top`; clock/reset as the testbench drives them."""
     t0 = time.monotonic()
     deadline, rep = rm.now() + budget_s, Report()         # budget_s: CPU seconds of the engines (rm.now)
+    points = rmap.base_modules(points, [m.name for m in rc.modules(sources)])
     pts = {p.key: p for p in points}
     open_pts = [p for p in points if p.key in set(open_keys) and p.type in TYPES]
     with Sandbox(prefix="rtla-reach-") as box:

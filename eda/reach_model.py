@@ -91,14 +91,15 @@ def blocking_targets(text: str) -> set:
     from .hdl import strip_comments
     out = set()
     for stmt in strip_comments(text).split(";"):
-        st = stmt.strip()
+        st = re.sub(r"^[ \t]*`.*$", "", stmt, flags=re.M).strip()        # compiler directives before it
         # declarations with an initialiser (`reg x = 1'b0;`: the value at time 0, not a procedural assignment)
-        if re.match(r"^(assign|wire|reg|logic|bit|integer|int|localparam|parameter|input|output|genvar)\b", st):
+        # (a module header with its `#(parameter A = 1, ...)` list is one statement up to its `);`)
+        if re.match(r"^(assign|wire|reg|logic|bit|integer|int|localparam|parameter|input|output|genvar|module)\b", st):
             continue
         for m in re.finditer(rf"({IDENT})\s*(?:\[[^\]]*\]\s*)*=(?![=])", st):
             if st[max(0, m.start(0) - 1):m.start(0)] not in ("<", ">", "!", "=") and st[m.end(0) - 2:m.end(0) - 1] not in ("<", ">", "!"):
                 out.add(m.group(1))
-    return out
+    return out - set(re.findall(rf"\b(?:parameter|localparam)\b(?:\s+(?:integer|signed|\[[^\]]*\]))*\s+({IDENT})", text))
 
 
 def init_frames(reset, fflogic: bool) -> int:
