@@ -79,3 +79,36 @@ def test_retiming_is_proven_and_the_move_across_an_enable_refuted():
     # and a wrong reset value (0 instead of 1 + 2) is seen on y one cycle after reset
     rep = evaluate(job, {"m.v": cand.replace("9'd3;", "9'd0;")})
     assert rep.failed_stage == "equiv" and rep.equiv_status == "counterexample"
+
+
+ARRAY = """module m(input clk, input [7:0] a, input [7:0] b, input [7:0] c, output reg [7:0] y);
+  reg [7:0] s [0:2];
+  always @(posedge clk) begin
+    s[0] <= a;
+    s[1] <= b;
+    s[2] <= c;
+  end
+  always @(posedge clk) y <= s[0] + s[1] + s[2];
+endmodule
+"""
+
+
+def test_elements_of_a_register_array_and_the_pairs_a_move_makes():
+    code = ARRAY
+    opts = _opts(code)
+    assert [o.label for o in opts.values()] == ["s[0] + s[1]: registered as one 8-bit result, 1 stage(s) back "
+                                                "(8 flops fewer)", "every register pair read by one operation: 2 moves "
+                                                "(16 flops fewer)"]
+    out = _flat(apply(Design(code, "m"), opts[list(opts)[1]]))      # (s[0] + s[1]) + s[2] is a pair once moved
+    assert "reg [7:0] s [0:2];" not in out and "always @(posedge clk) y <= s0_plus_s1_plus_s2;" in out
+    assert "s0_plus_s1_plus_s2 <= (a + b) + c;" in out
+    # an element read at a variable index keeps the whole array where it is
+    assert _opts(code.replace("y <= s[0] + s[1] + s[2];", "y <= s[0] + s[1] + s[c[0]];")) == {}
+
+
+@pytest.mark.requires("yosys")
+def test_array_elements_moved_twice_are_proven():
+    opts = _opts(ARRAY)
+    job = FlowJob(top="m", ref={"ref.v": ARRAY}, stages=("lint", "equiv"), use_cache=False)
+    rep = evaluate(job, {"m.v": apply(Design(ARRAY, "m"), opts[list(opts)[1]])})
+    assert rep.equiv_status == "proven", rep.equiv_status

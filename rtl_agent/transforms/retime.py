@@ -53,56 +53,93 @@ def _ast_of(p, node, kinds=None):
     return _strip(got[0]) if got else None
 
 
-class _Reg:
-    """A register loaded unconditionally in a clocked block: its update, its reset and its declaration."""
+def _key(p, n):
+    """The register an expression names: (name, None) for a whole register, (name, k) for element k of an
+    unpacked array of registers (a constant index); None for anything else."""
+    n = _unparen(n)
+    if n.kind.name == "IdentifierName":
+        return n.identifier.valueText, None
+    if n.kind.name == "IdentifierSelectName" and len(n.selectors) == 1:
+        sel = n.selectors[0]
+        if sel.kind.name == "ElementSelect" and sel.selector is not None and sel.selector.kind.name == "BitSelect" \
+                and sel.selector.expr.kind.name == "IntegerLiteralExpression":
+            name = n.identifier.valueText
+            t = getattr(p.symbols(("Variable",)).get(name), "type", None)
+            if t is not None and t.isUnpackedArray:
+                return name, int(p.text(sel.selector.expr).strip())
+    return None
 
-    def __init__(self, p, b, name):
-        self.p, self.b, self.name = p, b, name
-        self.width = p.width(name)
+
+def _label(key) -> str:
+    return key[0] if key[1] is None else f"{key[0]}[{key[1]}]"
+
+
+def _uses(p, name) -> list:
+    """(node, key, is an assignment target) of every mention of `name` in the top module's body."""
+    out = []
+    for n in walk(p.module):
+        if n.kind.name in ("IdentifierName", "IdentifierSelectName") and n.identifier.valueText == name and \
+                n.parent.kind.name != "IdentifierSelectName":
+            par = n.parent
+            target = par.kind.name.endswith("AssignmentExpression") and p.span(par.left) == p.span(n)
+            out.append((n, _key(p, n), target))
+    return out
+
+
+class _Reg:
+    """A register (or one element of a register array) loaded unconditionally in one clocked block and read in
+    exactly one place: its update, its reset and its width."""
+
+    def __init__(self, p, b, key):
+        self.p, self.b, self.key, self.name = p, b, key, _label(key)
+        sym = p.symbols(("Variable",)).get(key[0])
+        t = getattr(sym, "type", None)
+        if t is not None and key[1] is not None:
+            t = t.elementType
+        self.width = int(t.bitWidth) if t is not None and t.isIntegral else 0
         if not self.width:
-            raise TransformError(f"{name}: not a vector register")
-        stmts = [n.parent for n in walk(b.node) if n.kind.name == "NonblockingAssignmentExpression"
-                 and _unparen(n.left).kind.name == "IdentifierName" and n.left.identifier.valueText == name]
+            raise TransformError(f"{self.name}: not a vector register")
+        uses = _uses(p, key[0])
+        if any(k is None or (k[1] is None) != (key[1] is None) for _, k, _ in uses):
+            raise TransformError(f"{key[0]}: used whole or at a variable index")
+        reads = [n for n, k, tgt in uses if k == key and not tgt]
+        stmts = [n.parent.parent for n, k, tgt in uses if k == key and tgt]
+        if len(reads) != 1:
+            raise TransformError(f"{self.name} is read elsewhere")
+        self.read = reads[0]
+        if any(s.kind.name != "ExpressionStatement" or s.expr.kind.name != "NonblockingAssignmentExpression"
+               or not _within(p, s, b.node) for s in stmts):
+            raise TransformError(f"{self.name}: assigned outside its block or by a blocking assignment")
         update_root = b.rest if b.reset is not None else b.body
-        self.update = [s for s in stmts if update_root is not None and _within(p, s, update_root)]
-        self.at_reset = [s for s in stmts if b.reset is not None and _within(p, s, b.top.statement)]
-        if len(self.update) != 1 or len(self.at_reset) != (b.reset is not None) or \
-                len(stmts) != len(self.update) + len(self.at_reset):
-            raise TransformError(f"{name}: not assigned once per branch")
-        self.update, self.at_reset = self.update[0], (self.at_reset[0] if self.at_reset else None)
-        for s, root in ((self.update, update_root), (self.at_reset, b.top.statement if b.reset else None)):
-            if s is not None and not _plain_path(p, s, root):
-                raise TransformError(f"{name}: loaded under a condition")
+        reset_root = b.top.statement if b.reset is not None else None
+        update = [s for s in stmts if update_root is not None and _within(p, s, update_root)]
+        at_reset = [s for s in stmts if reset_root is not None and _within(p, s, reset_root)]
+        if len(update) != 1 or len(at_reset) != (b.reset is not None) or len(stmts) != len(update) + len(at_reset):
+            raise TransformError(f"{self.name}: not assigned once per branch")
+        self.update, self.at_reset = update[0], (at_reset[0] if at_reset else None)
+        for st, root in ((self.update, update_root), (self.at_reset, reset_root)):
+            if st is not None and not _plain_path(p, st, root):
+                raise TransformError(f"{self.name}: loaded under a condition")
         self.reset_value = None
         if self.at_reset is not None:
             try:
                 self.reset_value = literal(p.text(self.at_reset.expr.right))
             except Unsupported:
-                raise TransformError(f"{name}: reset to a non-literal") from None
+                raise TransformError(f"{self.name}: reset to a non-literal") from None
         self.rhs = self.update.expr.right
         self.rhs_ast = _ast_of(p, self.rhs)
 
 
 def _plain_path(p, s, root) -> bool:
     """s is reached from root through begin/end blocks only (no if, case or loop on the way)."""
-    n = s
-    while n is not None and p.span(n) != p.span(root):
+    if p.span(s) == p.span(root):
+        return True
+    n = s.parent
+    while n is not None and n.kind.name == "SequentialBlockStatement":
+        if p.span(n) == p.span(root):
+            return True
         n = n.parent
-        if n is None or (p.span(n) != p.span(root) and n.kind.name != "SequentialBlockStatement"):
-            return False
-    return n is not None and (root.kind.name == "SequentialBlockStatement" or root is s or p.span(root) == p.span(s))
-
-
-def _reads(p, name) -> list:
-    """Every read of `name` in the top module (assignment targets and declarations are not reads)."""
-    out = []
-    for n in walk(p.module):
-        if n.kind.name == "IdentifierName" and n.identifier.valueText == name:
-            par = n.parent
-            if par.kind.name.endswith("AssignmentExpression") and p.span(par.left) == p.span(n):
-                continue
-            out.append(n)
-    return out
+    return False
 
 
 def _ports(p) -> set:
@@ -126,19 +163,16 @@ class _Pair:
         self.p, self.node = p, node
         if node.kind.name not in OPS:
             raise TransformError("not a retimable operator")
-        a, c = _unparen(node.left), _unparen(node.right)
-        if a.kind.name != "IdentifierName" or c.kind.name != "IdentifierName":
-            raise TransformError("operands are not names")
-        n1, n2 = a.identifier.valueText, c.identifier.valueText
-        if n1 == n2 or {n1, n2} & _ports(p):
+        k1, k2 = _key(p, node.left), _key(p, node.right)
+        if k1 is None or k2 is None:
+            raise TransformError("operands are not registers")
+        if k1 == k2 or {k1[0], k2[0]} & _ports(p):
             raise TransformError("same register twice or a port")
-        b = next((b for b in blocks(p) if n1 in b.regs), None)
-        if b is None or n2 not in b.regs:
+        b = next((b for b in blocks(p) if k1[0] in b.regs), None)
+        if b is None or k2[0] not in b.regs:
             raise TransformError("operands are not registers of one clocked block")
-        self.r1, self.r2 = _Reg(p, b, n1), _Reg(p, b, n2)
+        self.r1, self.r2 = _Reg(p, b, k1), _Reg(p, b, k2)
         for r in (self.r1, self.r2):
-            if len(_reads(p, r.name)) != 1:
-                raise TransformError(f"{r.name} is read elsewhere")
             if _within(p, node, r.update) or (r.at_reset is not None and _within(p, node, r.at_reset)):
                 raise TransformError(f"{r.name} feeds itself")
         op_ast = _ast_of(p, node, ("BinaryOp",))
@@ -148,7 +182,7 @@ class _Pair:
         if self.width >= self.r1.width + self.r2.width:
             raise TransformError("the result is not narrower than its operands")
         self.op, word = OPS[node.kind.name]
-        base = f"{n1}_{word}_{n2}"
+        base = f"{k1[0]}{'' if k1[1] is None else k1[1]}_{word}_{k2[0]}{'' if k2[1] is None else k2[1]}"
         self.name = _fresh(p, base if len(base) <= 24 else f"{word}_q")     # a chain's names would grow
 
     def rewrite(self) -> tuple[str, tuple]:
@@ -158,8 +192,9 @@ class _Pair:
         for r, suffix in ((r1, "a"), (r2, "b")):
             text = p.text(r.rhs).strip()
             if _inline(r, w):
-                names.append(text)
-                operands = text if _unparen(r.rhs).kind.name == "IdentifierName" else f"({text})"
+                key = _key(p, r.rhs)
+                names.append(None if key is None else _label(key))
+                operands = text if key is not None else f"({text})"
             else:
                 wire = _fresh(p, f"{self.name}_{suffix}")
                 wires.append(f"wire [{r.width - 1}:0] {wire} = {text};")
@@ -173,7 +208,14 @@ class _Pair:
             edits.append((*p.span(r1.at_reset), f"{self.name} <= {w}'d{v};"))
             edits.append(_line(p, r2.at_reset))
         edits.append((*p.span(self.node), self.name))
-        edits += _undeclare(p, (r1.name, r2.name), f"reg [{w - 1}:0] {self.name};")
+        decl = f"reg [{w - 1}:0] {self.name};"
+        arrays = {r.key[0] for r in (r1, r2) if r.key[1] is not None}
+        drop = [r.key[0] for r in (r1, r2) if r.key[1] is None] + \
+            sorted(a for a in arrays if all(k in (r1.key, r2.key) for _, k, _ in _uses(p, a)))
+        if drop:
+            edits += _undeclare(p, tuple(drop), decl)
+        else:                       # both arrays keep other elements: P is declared before the first
+            edits.append(_before_decl(p, r1.key[0], decl))
         if wires:
             a = p.span(r1.b.node)[0]
             col = a - (p.code.rfind("\n", 0, a) + 1)
@@ -203,6 +245,15 @@ def _fresh(p, base) -> str:
     while name in taken:
         name, i = f"{base}_{i}", i + 1
     return name
+
+
+def _before_decl(p, name, text) -> tuple:
+    for d in walk(p.module):
+        if d.kind.name == "DataDeclaration" and any(getattr(x, "kind", None) is not None and x.kind.name == "Declarator"
+                                                    and x.name.valueText == name for x in d.declarators):
+            a = p.span(d)[0]
+            return a, a, text + "\n" + " " * (a - (p.code.rfind("\n", 0, a) + 1))
+    raise TransformError(f"{name}: no declaration of its own")
 
 
 def _undeclare(p, drop: tuple, instead: str) -> list:
@@ -291,7 +342,7 @@ class Retime(Transform):
             out.append(self.option(f"{s.r1.name},{s.r2.name}", f"{s.r1.name} {s.op} {s.r2.name}: registered as one "
                                    f"{s.width}-bit result, {moves} stage(s) back ({saved} flops fewer)",
                                    pair=[s.r1.name, s.r2.name]))
-        if len(found) > 1:
+        if found:                   # a move can make a new pair (P and a register beside it): every() finds it
             code, moves, saved = every(d)
             if code not in seen:
                 out.append(self.option("every pair", f"every register pair read by one operation: {moves} moves "
