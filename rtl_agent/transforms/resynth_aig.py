@@ -64,15 +64,17 @@ class Aig:
         return [get(lit) for lit in self.outs], [get(nx) for _, nx in self.lat]
 
 
-def _export(code: str, top: str, async_reset: bool, edges: bool = False) -> tuple:
+def _export(code: str, top: str, async_reset: bool, edges: bool = False, expose: bool = False) -> tuple:
     """(AIGER text, map text); with edges also the names of the wires that falling- and rising-edge flip-flops
-    drive (the AIG itself has one implicit clock: resynth_edge needs to know which latch steps when)."""
+    drive (the AIG itself has one implicit clock: resynth_edge needs to know which latch steps when); with
+    expose every register is also an output of its own name (decode_delay reads their values)."""
     from eda.sandbox import Limits, run
     from eda.tools.yosys import YOSYS
     probe = ["tee -q -o neg.txt select -list t:$_*DFF*_N* %co:+[Q] t:$_*DFF*_N* %d",
              "tee -q -o pos.txt select -list t:$_*DFF*_P* %co:+[Q] t:$_*DFF*_P* %d"] if edges else []
     script = "\n".join([
         "read_verilog -sv design.v", f"hierarchy -top {top}", "proc", "flatten", "opt_clean",
+        *(["expose -dff"] if expose else []),
         "memory -nomap", "memory_map", *(["async2sync"] if async_reset else []), "opt -fast",
         "setundef -undriven -zero", "techmap", "opt -fast", "setundef -zero", *probe, "dffunmap", "aigmap",
         "opt_clean", f"write_aiger -ascii -zinit -{'v' if edges else ''}map m.map m.aag"]) + "\n"
