@@ -39,8 +39,8 @@ def _unsigned(e) -> bool:
 def _blocking(p) -> list:
     """Symbols a blocking assignment writes outside initial blocks (whose values are only the start state)."""
     return [s for a in p.ast_nodes(lambda n: n.kind.name == "Assignment" and not n.isNonBlocking)
-            if a.syntax is None or _member(a.syntax).kind.name != "InitialBlock"
-            for s in [r.symbol for r in _refs(a.left)]]
+            if a.syntax is None or _member(a.syntax).kind.name not in ("InitialBlock", "ContinuousAssign")
+            for s in [r.symbol for r in _refs(a.left)] if s.kind.name == "Variable"]
 
 
 def _sites(d: Design) -> dict:
