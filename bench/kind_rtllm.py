@@ -20,7 +20,7 @@ from bench.headroom import _job, _ratio
 
 OUT = Path(__file__).parent / "results"
 PROJECT = {"loop_tree": ("max8", "popcount16", "lzc16"), "counter_toggle": ("updown12", "counter8", "wide_count"),
-           "retime": ("pipe_sum4",)}
+           "retime": ("pipe_sum4",), "resynth": ("sym_detect",), "decode_delay": ()}
 COLS = ("design", "suite", "options", "option", "equiv", "ratio", "area_ratio", "delay_ratio", "noise_floor",
         "above_noise", "strong_ratio", "holds_strong", "seconds", "note")
 
