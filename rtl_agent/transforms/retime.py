@@ -23,7 +23,6 @@ from __future__ import annotations
 from . import register
 from .base import Design, Option, Transform, TransformError
 from .datapath.reader import Unsupported, literal
-from .idle import blocks
 from .procedural import _strip
 from .syntax import splice, walk
 
@@ -168,6 +167,7 @@ class _Pair:
             raise TransformError("operands are not registers")
         if k1 == k2 or {k1[0], k2[0]} & _ports(p):
             raise TransformError("same register twice or a port")
+        from .idle import blocks
         b = next((b for b in blocks(p) if k1[0] in b.regs), None)
         if b is None or k2[0] not in b.regs:
             raise TransformError("operands are not registers of one clocked block")
@@ -281,6 +281,7 @@ def _undeclare(p, drop: tuple, instead: str) -> list:
 
 
 def pairs(p) -> list[_Pair]:
+    from .idle import blocks            # imported here: importing idle first would put its options before ours
     out = []
     for n in walk(p.module):
         if n.kind.name in OPS:
