@@ -45,6 +45,9 @@ def test_options_and_the_sliced_blocks():
     assert "d: no gate" in _opts(gate)
     assert "d <= din;" in apply(Design(gate, "m"), _opts(gate)["d: no reset no gate"])
     blocking = GATED.replace("v <= start;", "v = start;")
+    dead = GATED.replace("  assign y", "  reg [3:0] z;\n  always @(posedge clk) if (start) z <= din;\n  assign y")
+    assert set(_opts(dead)) == set(opts)                                  # z reaches no output: no options
+    assert "z: no hold" in _opts(dead.replace("assign y = v ? d : 4'd0;", "assign y = v ? d : z;"))
     assert _opts(blocking) == {}                                          # left alone, not half-sliced
     with pytest.raises(TransformError):
         apply(Design(GATED, "m"), opts["v: no reset"].__class__("idle", "nope", {"mode": "no_reset"}, "x"))

@@ -14,7 +14,8 @@ For each register assigned in a clocked always block, the options are:
     no_reset_no_gate   both
 The register's statements are sliced out of the block (its if/case structure kept, other registers' assignments
 dropped) and the rest of the block keeps everything else. Blocks with blocking assignments are left alone.
-Most options are wrong for a given register; the proof decides which are not.
+Most options are wrong for a given register; the proof decides which are not. A register no output reads
+(live.py) gets none: synthesis removes it anyway, so its options would measure only noise.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import re
 
 from . import register
 from .base import Design, Option, Transform, TransformError
+from .live import live
 from .syntax import splice, syntax, walk
 
 MODES = ("no_reset", "no_hold", "no_reset_no_hold", "no_gate", "no_reset_no_gate")
@@ -227,8 +229,10 @@ class Idle(Transform):
 
     def options(self, d: Design) -> list[Option]:
         p, out, seen = d.parsed(), [], {_norm(d.code)}
+        alive = live(p)
         for b in blocks(p):
-            for reg in sorted(b.regs):
+            # a register no output reads is removed by synthesis: its options would only measure noise
+            for reg in sorted(r for r in b.regs if alive is None or r in alive):
                 for mode in MODES:
                     try:
                         new = rewrite(p, reg, mode)
