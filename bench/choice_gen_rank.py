@@ -2,11 +2,11 @@
 
 The product ranker (rtl_agent/jobs/optimize/ranker.py) reads the label's words (digits dropped), the kind and the
 estimate. Whether an option pays in the version-2 generated designs depends on context it cannot see: a `narrow`
-pays when the new width still holds every constant the register is compared with, a `share` when its operands
+pays when the new width still holds every constant the register is compared with and every bit read of it, a `share` when its operands
 are wide, an `idle` when few places read the register. `facts` reads those off the design text (a cheap program,
 no flow); `FactsRanker` is the same logistic model with those facts added, fitted on the train split only.
 
-    facts(code, site, params) -> {"width", "fanout", "cmp_bits"}
+    facts(code, site, params) -> {"width", "fanout", "cmp_bits", "sel_bits"}
     FactsRanker.fit(rows).order(records)      # rows: (record, counted); records: choice_gen.json option dicts
 """
 from __future__ import annotations
@@ -38,17 +38,19 @@ def _signal(code: str, site: str) -> str | None:
 
 def facts(code: str, site: str, params: dict | None = None) -> dict:
     """The declared width of the signal the option names, its fan-out (reads: occurrences neither on an
-    assignment's left side nor in its declaration), and the bits of the largest constant it is compared with."""
+    assignment's left side nor in its declaration), the bits of the largest constant it is compared with and the
+    highest of its bits a select reads (+1)."""
     n = _signal(code, site or "")
     if n is None:
-        return {"width": None, "fanout": None, "cmp_bits": None}
+        return {"width": None, "fanout": None, "cmp_bits": None, "sel_bits": None}
     decl = re.search(rf"(?:reg|wire|input|output)\s*(?:reg\s*)?(?:\[(\d+):0\])?\s*(?:\w+\s*,\s*)*{n}\b", code)
     width = int(decl.group(1)) + 1 if decl and decl.group(1) else (1 if decl else None)
     uses = len(re.findall(rf"\b{n}\b", code))
     writes = len(re.findall(rf"\b{n}\s*(?:\[[^\]]*\])?\s*<?=(?!=)", code))
     consts = [int(k) for k in re.findall(rf"\b{n}\s*(?:==|!=|<=|>=|<|>)\s*\d+'d(\d+)", code)]
+    sels = [int(k) + 1 for k in re.findall(rf"\b{n}\[(\d+)", code)]
     return {"width": width, "fanout": max(0, uses - writes - (1 if decl else 0)),
-            "cmp_bits": max(consts).bit_length() if consts else None}
+            "cmp_bits": max(consts).bit_length() if consts else None, "sel_bits": max(sels) if sels else None}
 
 
 def _bucket(x, edges) -> str:
@@ -64,8 +66,9 @@ def fact_words(rec: dict) -> list[str]:
     """The facts as words, alone and crossed with the kind (a wide `share` and a wide `idle` differ)."""
     k, p = rec["kind"], rec.get("params") or {}
     words = [f"w={_bucket(rec.get('width'), (4, 8, 12))}", f"fo={_bucket(rec.get('fanout'), (0, 1, 2, 4))}"]
-    if k == "narrow" and rec.get("cmp_bits") is not None and "width" in p:
-        words.append(f"holds_consts={int(p['width']) >= rec['cmp_bits']}")
+    need = max(rec.get("cmp_bits") or 0, rec.get("sel_bits") or 0)
+    if k == "narrow" and need and "width" in p:
+        words.append(f"keeps_read_bits={int(p['width']) >= need}")
     if k == "idle":
         words.append(f"mode={p.get('mode')}")
     return words + [f"{k}:{w}" for w in words]

@@ -107,7 +107,7 @@ def context_table(measured: list) -> pd.DataFrame:
     for m in measured:
         for o, g in zip(m["options"], gains(m)):
             ctx = " ".join(w for w in __import__("bench.choice_gen_rank", fromlist=["x"]).fact_words(o)
-                           if ":" not in w and (w.startswith(("holds", "mode")) or o["kind"] == "share"))
+                           if ":" not in w and (w.startswith(("keeps", "mode")) or o["kind"] == "share"))
             rows.append({"kind": o["kind"], "context": ctx, "pays": g > 1.0,
                          "promised": (o["estimate"] or 0) > 1.01, "split": m["split"]})
     df = pd.DataFrame(rows)

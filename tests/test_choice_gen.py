@@ -70,7 +70,7 @@ def test_v2_facts_read_width_fanout_and_compared_constants():
     _, body = _counter_v(random.Random(1), "ab")
     f = facts(body, "ab_cnt", {"names": ["ab_cnt"], "width": 6})
     lim = int(body.split("ab_cnt == ")[1].split("'d")[1].split(")")[0])
-    assert f["width"] in (10, 12, 16) and f["cmp_bits"] == lim.bit_length() and f["fanout"] >= 3
+    assert f["width"] in (10, 12, 16) and f["cmp_bits"] == lim.bit_length() and f["fanout"] >= 3 and f["sel_bits"] == 4
     _, body = _dupop_v(random.Random(0), "cd")
     assert facts(body, "assign cd_y (line 1)")["fanout"] == 0       # an output port: read nowhere inside
     # the facts ranker learns a narrow that keeps every compared constant pays, one that cuts them fails
