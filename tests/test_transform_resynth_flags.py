@@ -52,3 +52,25 @@ def test_a_wrong_output_table_is_refused_by_the_flow():
     code = emit_flags(Design(SYM312, "sym312").parsed(), dataclasses.replace(m, out=out))
     rep = evaluate(_job(SYM312, "sym312"), {"sym312.v": code})
     assert not is_proven(rep.equiv_status or "") and rep.equiv_status == "counterexample"
+
+
+# both edges of x, registered: the history of x is read inverted by one output and by the other together with
+# ~x (a NOR), so it is cheaper stored inverted
+EDGES = """module edges(input clk, input rst, input x, output reg up, output reg dn);
+    reg xp;
+    always @(posedge clk)
+        if (rst) begin xp <= 0; up <= 0; dn <= 0; end
+        else begin xp <= x; up <= x & ~xp; dn <= ~x & xp; end
+endmodule
+"""
+
+
+def test_a_flag_read_inverted_is_stored_inverted_and_proven():
+    d = Design(EDGES, "edges")
+    o = next(o for o in options(d, ["resynth"]) if o.params["encoding"] == "flags")
+    code = apply(d, o)
+    reset = re.search(r"if \(rst\) rtla_s <= 3'd(\d);", code)
+    assert reset and int(reset.group(1)) != 0                 # one flag resets to 1: it holds ~x
+    assert re.search(r"rtla_s\[\d\] <= ~rtla_v\[0\];", code)
+    rep = evaluate(_job(EDGES, "edges"), {"edges.v": code})
+    assert rep.ok and is_proven(rep.equiv_status), (rep.status, rep.failure_reason)

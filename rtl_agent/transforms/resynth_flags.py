@@ -147,7 +147,35 @@ def _flag_codes(m):
             if c < best[0]:
                 best = (c, list(sub))
         chosen = best[1]
-    return w, _codes(m, chosen)
+    return w, _polarity(m, w, _codes(m, chosen))
+
+
+def _inverters(exprs: list) -> int:
+    """Signals needing an inverter: inverted literals, except in a product of inverted literals only (a NOR)."""
+    need = set()
+    for e in exprs:
+        terms = e.split(" | ")
+        for t in terms:
+            lits = t.strip("()").split(" & ")
+            if len(terms) == 1 and len(lits) > 1 and all(x.startswith("~") for x in lits):
+                continue
+            need |= {x for x in lits if x.startswith("~")}
+    return len(need)
+
+
+def _polarity(m, w: int, code: list) -> list:
+    """The codes with some flags stored inverted (reset to 1) where that needs fewer inverters: a flag read
+    inverted by the others can be kept inverted for free (edge_detect's ~a history)."""
+    if w > 6:
+        return code
+    names = [f"s{i}" for i in range(w)] + [f"v{i}" for i in range(max(1, sum(wd for _, wd in m.ins)))]
+    best = None
+    for mask in range(1 << w):
+        c = [x ^ mask for x in code]
+        n = _inverters(_functions(m, w, c, names))
+        if best is None or n < best[0]:
+            best = (n, c)
+    return best[1]
 
 
 def _support(rows: dict, nvars: int) -> list:
@@ -234,7 +262,7 @@ def emit_flags(p, m) -> str:
          f"    // resynth: {m.reached} reachable states of {m.flops} flip-flop bits, {m.k} after merging; "
          f"{w} history flags, each set from the inputs and at most one other flag",
          f"    reg [{w - 1}:0] rtla_s;", vdecl, f"    wire [{ow - 1}:0] rtla_o;",
-         f"    always @({edge})", f"        if ({rst_cond}) rtla_s <= {w}'d0;", "        else begin"]
+         f"    always @({edge})", f"        if ({rst_cond}) rtla_s <= {w}'d{code[0]};", "        else begin"]
     funcs = _functions(m, w, code, names)
     for i in range(w):
         L.append(f"            rtla_s[{i}] <= {funcs[i]};")
