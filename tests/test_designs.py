@@ -18,7 +18,8 @@ PROJECT = ["adder16", "mult8", "lzc16", "prio_enc8", "counter8", "fsm_seq", "fif
            # headroom tasks (bench/headroom/<name>/ holds rewrites that beat the reference)
            "ripple_sum4", "popcount16", "shared_alu", "dec_shift32", "wide_count", "idle_pipe", "fsm_onehot",
            "mac_dup",
-           "max8", "mux_alu", "oddclk7", "updown12", "sym_detect"]
+           "max8", "mux_alu", "oddclk7", "updown12", "sym_detect",
+           "stopwatch", "period_div", "signmag16"]
 
 # (task, file of the reference, text in it, replacement): each must make the task's testbench fail
 BROKEN = [
@@ -39,6 +40,9 @@ BROKEN = [
     ("max8", "reference.v", "if (data[8*i +: 8] > mx)", "if (data[8*i +: 8] >= mx)"),
     ("updown12", "reference.v", "if (q == 12'd0)   q <= 12'hFFF;", "if (q == 12'd0)   q <= 12'h000;"),
     ("sym_detect", "reference.v", "GOT20:   next = (key == 2'd3)", "GOT20:   next = (key == 2'd1)"),
+    ("stopwatch", "reference.v", "if (secs == 6'd59) secs <= 6'd0;", "if (secs == 6'd58) secs <= 6'd0;"),
+    ("period_div", "reference.v", "else if (count == period - 1) begin", "else if (count == period) begin"),
+    ("signmag16", "reference.v", "(y[14:0] == 15'd0) ? 1'b0 : a[15];", "a[15];"),
     ("mux_alu", "reference.v", "y = $signed(a) >>> b[3:0];", "y = a >> b[3:0];"),
     ("mux_alu", "reference.v", "y = c - b;", "y = b - c;"),
     ("oddclk7", "reference.v", "always @(negedge clk", "always @(posedge clk"),
