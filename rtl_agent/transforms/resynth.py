@@ -26,7 +26,7 @@ from .base import Design, Option, Transform, TransformError
 from .recognise import _ports
 
 MAX_STATES = 128
-ENCODINGS = ("binary", "gray", "onehot", "aligned", "johnson", "flags")
+ENCODINGS = ("flags", "binary", "gray", "onehot", "aligned", "johnson")     # flags first where it applies
 
 
 @dataclass(frozen=True)
