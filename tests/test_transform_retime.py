@@ -112,3 +112,32 @@ def test_array_elements_moved_twice_are_proven():
     job = FlowJob(top="m", ref={"ref.v": ARRAY}, stages=("lint", "equiv"), use_cache=False)
     rep = evaluate(job, {"m.v": apply(Design(ARRAY, "m"), opts[list(opts)[1]])})
     assert rep.equiv_status == "proven", rep.equiv_status
+
+
+TWO = """module m(input clk, input rst, input [7:0] a, input [7:0] b, output reg [8:0] y);
+  reg [7:0] x_q;
+  reg [7:0] y_q;
+  always @(posedge clk) if (rst) x_q <= 8'd0; else x_q <= a;
+  always @(posedge clk)
+    if (rst) y_q <= 8'd0;
+    else y_q <= b;
+  always @(posedge clk) y <= x_q + y_q;
+endmodule
+"""
+
+
+def test_registers_of_two_blocks_alike_move_and_of_two_resets_do_not():
+    two = TWO
+    opts = _opts(two)
+    out = _flat(apply(Design(two, "m"), next(iter(opts.values()))))
+    assert "always @(posedge clk) if (rst) x_q_plus_y_q <= 9'd0; else x_q_plus_y_q <= a + b;" in out
+    assert "y_q" not in out.replace("x_q_plus_y_q", "")                  # y_q's block, alone, went with it
+    assert _opts(two.replace("if (rst) y_q <= 8'd0;", "if (!rst) y_q <= 8'd0;")) == {}
+
+
+@pytest.mark.requires("yosys")
+def test_a_move_out_of_two_blocks_is_proven():
+    two = TWO
+    job = FlowJob(top="m", ref={"ref.v": two}, stages=("lint", "equiv"), use_cache=False)
+    rep = evaluate(job, {"m.v": apply(Design(two, "m"), next(iter(_opts(two).values())))})
+    assert rep.equiv_status == "proven", rep.equiv_status

@@ -1,9 +1,10 @@
 """Kind `retime`: an operation on two pipeline registers moves in front of them, so one register holds its
 result instead of two holding its operands (forward retiming at the same latency).
 
-Recognised: a binary `R1 op R2` (op one of + - * & | ^, unsigned) where R1 and R2 are whole registers of the
-same clocked block, each loaded unconditionally (`R <= e;` outside the reset branch, no enable), reset to a
-literal (or both without reset), read nowhere but in this one expression and assigned nowhere else. Then
+Recognised: a binary `R1 op R2` (op one of + - * & | ^, unsigned) where R1 and R2 are whole registers (or
+elements of a register array at constant indices) loaded on the same clock edges with the same reset (one
+always block or two alike), each loaded unconditionally (`R <= e;` outside the reset branch, no enable), reset
+to a literal (or both without reset), read nowhere but in this one expression, assigned nowhere else. Then
 `P <= e1 op e2;` with P as wide as the operation is evaluated there (its context width W) replaces both, and
 the expression reads P. P is reset to `r1 op r2` (mod 2^W). Since P is loaded on the same edges with the same
 reset, P == R1 op R2 holds in every cycle (and from the all-zero start the prover assumes), so the rewrite is
@@ -109,8 +110,8 @@ class _Reg:
         if any(s.kind.name != "ExpressionStatement" or s.expr.kind.name != "NonblockingAssignmentExpression"
                or not _within(p, s, b.node) for s in stmts):
             raise TransformError(f"{self.name}: assigned outside its block or by a blocking assignment")
-        update_root = b.rest if b.reset is not None else b.body
-        reset_root = b.top.statement if b.reset is not None else None
+        self.update_root = update_root = b.rest if b.reset is not None else b.body
+        self.reset_root = reset_root = b.top.statement if b.reset is not None else None
         update = [s for s in stmts if update_root is not None and _within(p, s, update_root)]
         at_reset = [s for s in stmts if reset_root is not None and _within(p, s, reset_root)]
         if len(update) != 1 or len(at_reset) != (b.reset is not None) or len(stmts) != len(update) + len(at_reset):
@@ -168,10 +169,11 @@ class _Pair:
         if k1 == k2 or {k1[0], k2[0]} & _ports(p):
             raise TransformError("same register twice or a port")
         from .idle import blocks
-        b = next((b for b in blocks(p) if k1[0] in b.regs), None)
-        if b is None or k2[0] not in b.regs:
-            raise TransformError("operands are not registers of one clocked block")
-        self.r1, self.r2 = _Reg(p, b, k1), _Reg(p, b, k2)
+        b1 = next((b for b in blocks(p) if k1[0] in b.regs), None)
+        b2 = next((b for b in blocks(p) if k2[0] in b.regs), None)
+        if b1 is None or b2 is None or _timing(p, b1) != _timing(p, b2):
+            raise TransformError("operands are not registers on one clock edge with one reset")
+        self.r1, self.r2 = _Reg(p, b1, k1), _Reg(p, b2, k2)
         for r in (self.r1, self.r2):
             if _within(p, node, r.update) or (r.at_reset is not None and _within(p, node, r.at_reset)):
                 raise TransformError(f"{r.name} feeds itself")
@@ -202,11 +204,16 @@ class _Pair:
                 names.append(None)
             setattr(self, "x" + suffix, operands)
         edits.append((*p.span(r1.update), f"{self.name} <= {self.xa} {self.op} {self.xb};"))
-        edits.append(_line(p, r2.update))
+        alone = p.span(r2.b.node) != p.span(r1.b.node) and r2.b.regs == {r2.key[0]} and r2.key[1] is None
+        if alone:                   # R2's block loads nothing else: it goes
+            edits.append(_line(p, r2.b.node))
+        else:
+            edits.append(_drop(p, r2.update, r2.update_root))
         if r1.at_reset is not None:
             v = _fold(self.op, r1.reset_value, r2.reset_value, w)
             edits.append((*p.span(r1.at_reset), f"{self.name} <= {w}'d{v};"))
-            edits.append(_line(p, r2.at_reset))
+            if not alone:
+                edits.append(_drop(p, r2.at_reset, r2.reset_root))
         edits.append((*p.span(self.node), self.name))
         decl = f"reg [{w - 1}:0] {self.name};"
         arrays = {r.key[0] for r in (r1, r2) if r.key[1] is not None}
@@ -221,6 +228,20 @@ class _Pair:
             col = a - (p.code.rfind("\n", 0, a) + 1)
             edits.append((a, a, "".join(w_ + "\n" + " " * col for w_ in wires)))
         return splice(p.code, edits), tuple(names)
+
+
+def _timing(p, b) -> tuple:
+    """What makes two clocked blocks load on the same edges with the same reset."""
+    events = sorted((e.edge.valueText, " ".join(p.text(e.expr).split())) for e in b.events)
+    reset = " ".join(p.text(b.top.predicate).split()) if b.reset is not None else None
+    return tuple(events), b.reset, reset
+
+
+def _drop(p, stmt, root) -> tuple:
+    """An edit deleting a statement; a branch's only statement becomes the null statement."""
+    if p.span(stmt) == p.span(root):
+        return (*p.span(stmt), ";")
+    return _line(p, stmt)
 
 
 def _line(p, node) -> tuple:
