@@ -58,3 +58,21 @@ def test_a_wrong_decode_is_refused_by_the_flow():
     code = decode_delay.rewrite(Design(PREV, "prev").parsed(), bad)
     rep = evaluate(_job(PREV, "prev"), {"prev.v": code})
     assert not is_proven(rep.equiv_status or "") and rep.equiv_status == "counterexample"
+
+
+# the flags copied once more (`g <= f`): decodes of the mode two cycles ago, offered in the same step
+PREV2 = PREV.replace("output was0);", "output was0, output [3:0] g);").replace(
+    "    assign was0 = f0;\n",
+    "    assign was0 = f0;\n    reg g0, g1, g2, g3;\n    always @(posedge clk)\n"
+    "        if (rst) begin g0 <= 1; g1 <= 0; g2 <= 0; g3 <= 0; end\n"
+    "        else begin g0 <= f0; g1 <= f1; g2 <= f2; g3 <= f3; end\n    assign g = {g3, g2, g1, g0};\n")
+
+
+def test_flags_of_flags_become_a_copy_of_the_copy_proven_equal():
+    d = Design(PREV2, "prev")
+    opts = [o for o in options(d, ["decode_delay"]) if o.params.get("depth") == 2]
+    assert len(opts) == 1 and opts[0].params["source"] == "mode"
+    code = apply(d, opts[0])
+    assert "rtla_mode_d2 <= rtla_mode_d;" in code
+    rep = evaluate(_job(PREV2, "prev"), {"prev.v": code})
+    assert rep.ok and is_proven(rep.equiv_status), (rep.status, rep.failure_reason)

@@ -151,6 +151,12 @@ def _lhs(n):
     return x.identifier.valueText if x.kind.name == "IdentifierName" else None
 
 
+def _again(code: str, top: str) -> tuple | None:
+    """In a rewrite, the group of flags decoded from the copy it added (a second delay), or None."""
+    cp = re.findall(r"reg \[\d+:0\] (rtla_\w+_d\d*);", code)[-1]
+    return next((g for g in groups(code, top) if g[0] == cp), None)
+
+
 class DecodeDelay(Transform):
     name = "decode_delay"
     summary = "one-bit registers holding decodes of a register's previous value become one copy of it, decoded"
@@ -161,16 +167,31 @@ class DecodeDelay(Transform):
         opts = []
         for g in groups(d.code, d.top):
             R, w, flags = g[0], g[1], g[2]
-            opts.append(self.option(R, f"{', '.join(r for r, _, _ in flags)}: decodes of {R}'s previous value "
-                                       f"become one {w}-bit copy of {R} ({len(flags)} flip-flops -> {w})",
-                                    source=R))
+            label = (f"{', '.join(r for r, _, _ in flags)}: decodes of {R}'s previous value become one {w}-bit "
+                     f"copy of {R} ({len(flags)} flip-flops -> {w})")
+            opts.append(self.option(R, label, source=R))
+            # flags of these flags (a second delay) are offered in the same step: one choice, not two in a row
+            try:
+                g2 = _again(rewrite(d.parsed(), g), d.top)
+            except TransformError:
+                g2 = None
+            if g2 is not None:
+                opts.append(self.option(R, f"{label}, and {', '.join(r for r, _, _ in g2[2])} (decodes of the "
+                                           f"value before) a copy of the copy ({len(g2[2])} -> {g2[1]})",
+                                        source=R, depth=2))
         return opts
 
     def apply(self, d: Design, o: Option) -> str:
-        for g in groups(d.code, d.top):
-            if g[0] == o.params.get("source"):
-                return rewrite(d.parsed(), g)
-        raise TransformError("decode_delay: the register's flags are gone")
+        g = next((g for g in groups(d.code, d.top) if g[0] == o.params.get("source")), None)
+        if g is None:
+            raise TransformError("decode_delay: the register's flags are gone")
+        code = rewrite(d.parsed(), g)
+        if o.params.get("depth", 1) == 2:
+            g2 = _again(code, d.top)
+            if g2 is None:
+                raise TransformError("decode_delay: no flags of the flags")
+            code = rewrite(Design(code, d.top).parsed(), g2)
+        return code
 
 
 register(DecodeDelay())
