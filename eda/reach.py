@@ -38,6 +38,7 @@ from pathlib import Path
 
 from . import reach_const as rc
 from . import reach_map as rmap
+from . import reach_zinit as rz
 from . import reach_multi as rm
 from . import reach_rtlil as rt
 from .hdl import safe_name
@@ -305,13 +306,14 @@ def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozens
             terms = expr_terms(p.comment)
             if terms is None:
                 t.reason = "expr point with terms other than signal bits and constants"
-            elif any(x and x[3] is not None and x[0] in signed for x in terms):
+            elif any(x and x[3] is not None and set(rmap.term_names(x)) & signed for x in terms):
                 t.reason = "expr term compares a signal declared signed"
-            elif any(x and x[0] in blocking for x in terms):
+            elif any(set(rmap.term_names(x)) & blocking for x in terms):
                 t.reason = "expr term on a signal assigned with `=` in procedural code (its value there is not the wire's)"
-            for x in (terms or []) if not t.reason else []:
-                if x and _prefix(p.hier) + x[0] not in top_ports:
-                    expose[_prefix(p.hier) + x[0]] = "signal"
+            for n in [n for x in terms for n in rmap.term_names(x)] if not t.reason else []:
+                if _prefix(p.hier) + n not in top_ports:
+                    expose[_prefix(p.hier) + n] = "signal"
+                    expose[_prefix(p.hier) + "*]." + n] = "signal"      # its copies in generate loops
             if not t.reason and p.key in flags:
                 expose[flags[p.key]] = "flag"           # the arm it is evaluated in
         else:
@@ -359,16 +361,18 @@ def _conditions(targets, pts: dict, flags: dict, checks: dict, fsms, model: dict
 
     src = {n: str(v.get("attributes", {}).get("src", "")) for n, v in model.get("netnames", {}).items()}
 
-    def sigs(prefix: str, local: str, decl: str = "") -> dict:
+    def sigs(prefix: str, local: str, decl: str = "", file: str = "") -> dict:
         """{instance prefix: (Verilog expression, width)} of signal `local` under `prefix` (may hold `*`).
         Verilator's `*` is the common prefix of every instance of a module, so it can span levels (`u_add*`
         holds u_add1 and, for a module below it, u_add1.u_lo): with `decl` ("file:line."), only the wires
         declared there (Yosys keeps each flattened wire's src), so the signal is that module's own."""
-        if "*" not in prefix:
-            return {prefix: one(prefix + local)} if prefix + local in mports else {}
+        if "*" not in prefix and prefix + local in mports:
+            return {prefix: one(prefix + local)}
         rx = re.compile("^" + re.escape(prefix).replace(r"\*", ".*") + re.escape(local) + "$")
-        return {n[:-len(local)]: one(n) for n in sorted(mports)
-                if rx.match(n) and (not decl or any(x.startswith(decl) for x in src.get(n, "").split("|")))}
+        got = {n[:-len(local)]: one(n) for n in sorted(mports) if "*" in prefix and rx.match(n)
+               and (not decl or any(x.startswith(decl) for x in src.get(n, "").split("|")))}
+        # with `file`: else the copies in the module's generate loops
+        return got or {n[:-len(local)]: one(n) for n in rmap.scoped(mports, src, prefix, local, file) if file}
 
     def any_of(parts):
         return " | ".join(f"({x})" for x in parts) if parts else "1'b0"
@@ -410,20 +414,27 @@ def _condition(t, p, conds, sigs, any_of, flags, fsm_of, fflogic) -> str:
         if None in terms:
             t.wit = t.prove = [conds.add("1'b0")]         # a constant term that cannot hold
             return ""
-        per = [sigs(pre, n) for n, _, _, _ in terms]
+        per = [sigs(pre, n, file=p.file) for x in terms for n in rmap.term_names(x)]
         if t.key in flags:                                  # the arm the expression is evaluated in
             per.append({k: (e, 1) for k, (e, _) in sigs(pre, flags[t.key].rsplit(".", 1)[-1]).items()})
             terms = terms + [("arm", 0, 1, None)]
-        insts = set(per[0]).intersection(*per[1:]) if per else set()
         ands = []
 
-        def term(e, w, b, v, c):
+        def term(row, b, v, c):
+            (e, w) = row[0]
             if c is None:
-                return f"({e}[{b}] == 1'b{v})"
+                return f"({e}[{b}] == 1'b{v})" if b < w else None
+            if c[0] == "gen":
+                return c[1].format(*[x for x, _ in row])
             return f"(({e} {c[0]} {max(w, c[1].bit_length(), 1)}'d{c[1]}) == 1'b{v})"
-        for inst in sorted(insts):
-            if all(b is None or b < per[i][inst][1] for i, (_, b, _, _) in enumerate(terms)):
-                ands.append(" & ".join(term(*per[i][inst], b, v, c) for i, (_, b, v, c) in enumerate(terms)))
+        for _, row in rmap.combine(per):
+            got, i = [], 0
+            for x in terms:
+                k = len(rmap.term_names(x)) if x[0] != "arm" else 1
+                got.append(term(row[i:i + k], *x[1:]))
+                i += k
+            if None not in got:
+                ands.append(" & ".join(got))
         if not ands:
             return "expr term signals not in the flattened model"
         t.wit = t.prove = [conds.add(any_of(ands))]
@@ -517,6 +528,9 @@ def _one(t: Target, abc: _Runner, witness_ok: bool, vec) -> Verdict:
             if st == "cex":         # reachable with free registers: dprove cannot prove it either
                 break
     v = witness("pdr", 0.4)
+    z = "" if v else rz.zero_start(t, abc, 0.3)          # a trace only from power-up values Verilator never has
+    if z:
+        return Verdict(t.key, t.desc, "unreachable", z, "unbounded", rz.REASON, seconds=time.monotonic() - t0)
     return v or Verdict(t.key, t.desc, "undecided", reason="; ".join(n for n in notes if n), seconds=time.monotonic() - t0)
 
 

@@ -30,3 +30,88 @@ def base_modules(points, names) -> list:
                 p = replace(p, module=cut[-1])
         out.append(p)
     return out
+
+
+def scoped(names, src: dict, prefix: str, local: str, file: str) -> list:
+    """Flattened names of `local` declared in generate-loop scopes of the module at `prefix`
+    (`s_ifaces[2].drop_reg`): Verilator reports an expr point inside a generate loop under the module, with
+    the scope's signals by their local names (one point for every iteration). Only scopes with an index, and
+    only wires declared in the point's own file (a sub-instance's wire is declared in its module's)."""
+    rx = re.compile("^" + re.escape(prefix).replace(r"\*", ".*") + r"((?:[A-Za-z_][A-Za-z0-9_$]*\[\d+\]\.)+)" + re.escape(local) + "$")
+    return [n for n in sorted(names) if rx.match(n)
+            and any(x.split(":", 1)[0].rsplit("/", 1)[-1] == file for x in src.get(n, "").split("|"))]
+
+
+_SCOPES = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_$]*\[\d+\]\.)+")
+
+
+def combine(per: list) -> list:
+    """Per-instance term signals -> the instances to AND the terms over: `per` holds one {instance prefix:
+    (signal, width)} per term; a term found at a prefix that is another one less its generate scopes (the
+    module's own signal beside a scope's: `` and `s_ifaces[2].`) serves that one too. Returns
+    [(instance, [(signal, width) per term])]."""
+    def under(k, x):            # k is x or x plus generate scopes
+        return k == x or (k.startswith(x) and bool(_SCOPES.fullmatch(k[len(x):])))
+    keys = set().union(*per) if per else set()
+    deep = [k for k in keys if not any(o != k and under(o, k) for o in keys)]
+    out = []
+    for k in sorted(deep):
+        row = []
+        for d in per:
+            at = max((x for x in d if under(k, x)), key=len, default=None)
+            if at is None:
+                break
+            row.append(d[at])
+        else:
+            out.append((k, row))
+    return out
+
+
+# a term Verilator prints with an operator inside (`(grant_reg & request)[0]==1`,
+# `{32'h1{{instr_div, instr_rem}}}[1]==1`): only these characters (no calls, no strings)
+_GEN_OK = re.compile(r"^[A-Za-z0-9_$'\s()\[\]{}&|^~!+\-*<>=,:?]+$")
+_BASED = re.compile(r"\d+'s?[bBoOdDhH][0-9a-fA-FxXzZ_]+")
+_IDENT = re.compile(r"(?<![\w$'])[A-Za-z_][A-Za-z0-9_$]*")
+
+
+def general_term(text: str):
+    """'EXPR==v' with any expression EXPR over signals -> ('', None, v, ('gen', template, names)): the
+    template is Verilog with `{0}`, `{1}`, ... where the signals go, a bit-select of a parenthesised or
+    concatenated expression (not Verilog) read as a shift; None when it is not such a term."""
+    m = re.match(r"^(.*)==([01])$", text.strip())
+    if not m or not _GEN_OK.match(m.group(1)) or "$" in m.group(1):
+        return None
+    e = m.group(1)
+    # `(E)[k]` / `{E}[k]` -> (((E) >> k) & 1), innermost first
+    while True:
+        sel = re.search(r"([)}])\[(\d+)\]", e)
+        if not sel:
+            break
+        close, depth, j = sel.start(1), 0, sel.start(1)
+        pair = {")": "(", "}": "{"}[sel.group(1)]
+        while j >= 0:
+            depth += 1 if e[j] == sel.group(1) else -1 if e[j] == pair else 0
+            if depth == 0:
+                break
+            j -= 1
+        if j < 0:
+            return None
+        e = f"{e[:j]}((({e[j:close + 1]}) >> {sel.group(2)}) & 1'b1){e[sel.end():]}"
+    lits = []
+    e = _BASED.sub(lambda x: lits.append(x.group(0)) or f"\0{len(lits) - 1}\0", e)
+    names = []
+
+    def name(x):
+        if x.group(0) not in names:
+            names.append(x.group(0))
+        return "{" + str(names.index(x.group(0))) + "}"
+    e = _IDENT.sub(name, e.replace("{", "{{").replace("}", "}}"))
+    e = re.sub(r"\0(\d+)\0", lambda x: lits[int(x.group(1))], e)
+    if not names:
+        return None
+    return "", None, int(m.group(2)), ("gen", f"((({e}) != 0) == 1'b{m.group(2)})", tuple(names))
+
+
+def term_names(x) -> list:
+    """The signal names an expr term reads (eda.reach_model.expr_terms' tuple or general_term's)."""
+    return list(x[3][2]) if x and x[3] and x[3][0] == "gen" else [x[0]] if x else []

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from .hdl import IDENT
+from .reach_map import general_term
 
 
 @dataclass
@@ -55,7 +56,7 @@ def toggle_of(comment: str):
 
 
 _CONST = r"(\d+)'s?([hdb])([0-9a-fA-F_]+)"
-_TERM = re.compile(rf"^(?:({IDENT})(?:\[(\d+)\])?|{_CONST}|\(({IDENT}) (==|!=|<|>|<=|>=) {_CONST}\))==([01])$")
+_TERM = re.compile(rf"^(?:((?:{IDENT}(?:\[\d+\])?\.)*{IDENT})(?:\[(\d+)\])?|{_CONST}|\(({IDENT}) (==|!=|<|>|<=|>=) {_CONST}\))==([01])$")
 
 
 def _const(width, base, digits) -> int:
@@ -73,7 +74,11 @@ def expr_terms(comment: str):
     for t in m.group(1).split(" && "):
         tm = _TERM.match(t.strip())
         if not tm:
-            return None
+            g = general_term(t)            # an operator inside: eda.reach_map
+            if g is None:
+                return None
+            out.append(g)
+            continue
         val = int(tm.group(11))
         if tm.group(1):
             out.append((tm.group(1), int(tm.group(2) or 0), val, None))
@@ -94,9 +99,11 @@ def blocking_targets(text: str) -> set:
         st = re.sub(r"^[ \t]*`.*$", "", stmt, flags=re.M).strip()        # compiler directives before it
         # declarations with an initialiser (`reg x = 1'b0;`: the value at time 0, not a procedural assignment)
         # (a module header with its `#(parameter A = 1, ...)` list is one statement up to its `);`)
-        if re.match(r"^(assign|wire|reg|logic|bit|integer|int|localparam|parameter|input|output|genvar|module)\b", st):
-            continue
+        # (also after `begin`/`else`/a generate `if (...)`: `end else begin assign a = 1'b1;` is continuous)
         for m in re.finditer(rf"({IDENT})\s*(?:\[[^\]]*\]\s*)*=(?![=])", st):
+            if re.search(r"\b(assign|wire|reg|logic|bit|integer|int|localparam|parameter|input|output|genvar|module)\b",
+                         st[:m.start(0)]):
+                continue
             if st[max(0, m.start(0) - 1):m.start(0)] not in ("<", ">", "!", "=") and st[m.end(0) - 2:m.end(0) - 1] not in ("<", ">", "!"):
                 out.add(m.group(1))
     return out - set(re.findall(rf"\b(?:parameter|localparam)\b(?:\s+(?:integer|signed|\[[^\]]*\]))*\s+({IDENT})", text))

@@ -164,7 +164,10 @@ def locate(mod: Module, point, all_points) -> tuple:
         items = sorted({(p.line, p.column) for p in all_points
                         if p.type == "line" and p.comment == "case" and p.file == file and _inside((p.line, p.column), sw.src)
                         and not any(_inside((p.line, p.column), s.src) for s in nested)})
-        if len(items) != len(sw.cases) or pos not in items:
+        # a case without `default`: Yosys adds an empty default case last, Verilator no point for it
+        implicit = len(items) == len(sw.cases) - 1 and not sw.cases[-1].compare.strip() and \
+            all(x.compare.strip() for x in sw.cases[:-1])
+        if (len(items) != len(sw.cases) and not implicit) or pos not in items:
             return None, (f"case items at {file}:{sw.src[1]}: Verilator has {len(items)} point(s), "
                           f"the elaborated switch {len(sw.cases)} case(s)")
         return (sw, items.index(pos)), None

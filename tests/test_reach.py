@@ -119,7 +119,9 @@ def test_point_comments_parse_into_targets():
     assert expr_terms("((m == 32'sh3b)==1) => 1") == [("m", None, 1, ("==", 59))]
     assert None in expr_terms("(g==0 && 32'sh0==1) => 1")               # a constant term that cannot hold
     assert expr_terms("((i > 5'h0)==0) => 0") == [("i", None, 0, (">", 0))]
-    assert expr_terms("((a + b)==1) => 0") is None                        # other operators: no target
+    # other operators: a Verilog template over the signals (eda.reach_map.general_term); system calls: none
+    assert expr_terms("((a + b)==1) => 0")[0][3][2] == ("a", "b")
+    assert expr_terms("(($signed(a) > 4'sh0)==1) => 0") is None
     # terms on signals a process assigns with `=` are refused (the value there is not the wire's)
     text = "assign c = a,\n  d = b;\nalways @* begin x = a; y <= b; end\n"
     assert blocking_targets(text) == {"x"}

@@ -3,7 +3,10 @@
 `sub` has its parameters in a multi-line `#( ... )` header and its files start with `` `resetall `` (Yosys
 0.70 counts two lines too many after it); two copies sit in a generate loop (Verilator merges them as
 `uut.g[*].u`, found by the declaration line of the toggled signal) and one with MODE=1 (Verilator names that
-copy `sub__M1`). `t` stops at 5, so its bit 3 never moves; `HOLD` is 0, so `if (HOLD && a)` is never taken."""
+copy `sub__M1`). `t` stops at 5, so its bit 3 never moves and `case (t)` never takes 4'd7; `HOLD` is 0, so
+`if (HOLD && a)` is never taken; `hold` (declared in a generate loop, read by local name in an expr point)
+stays 0; `(t[3:2] & t[1:0])[1]` is an expr term with an operator inside; `w` is assigned in a generate `if`
+(continuous, not procedural); the case has no `default` (Yosys adds one, Verilator has no point for it)."""
 import pytest
 
 from eda import coverage as cov
@@ -46,6 +49,18 @@ module sub #
     output reg  q
 );
     reg [3:0] t = 4'd0;
+    reg       c = 1'b0;
+    wire      w;
+    generate if (MODE) begin
+        assign w = a;
+    end else begin
+        assign w = 1'b1;
+    end endgenerate
+    genvar k;
+    for (k = 0; k < 2; k = k + 1) begin : s
+        reg hold = 1'b0;
+        always @(posedge clk) hold <= hold & a;
+    end
     always @(posedge clk) begin
         if (rst) begin
             q <= 1'b0; t <= 4'd0;
@@ -53,6 +68,12 @@ module sub #
             if (HOLD && a) q <= q;
             else q <= a ^ MODE[0];
             if (a && t != 4'd5) t <= t + 4'd1;
+            if (s[0].hold || (t[3:2] & t[1:0])) c <= ~c;
+            if (w && !a) c <= 1'b0;
+            case (t)
+                4'd1: c <= 1'b1;
+                4'd7: c <= 1'b0;
+            endcase
         end
     end
 endmodule
@@ -73,7 +94,41 @@ def test_points_in_generate_copies_and_parameterised_copies_are_all_decided():
     got = {p.key: rep.verdicts[p.key] for p in holes}
     assert all(v.status != "undecided" for v in got.values()), [(v.point, v.reason) for v in got.values()
                                                                  if v.status == "undecided"]
-    for p in holes:
-        if p.comment.startswith("t[3]") or p.line == 20:             # bit 3 never moves; HOLD is 0
+    for p in holes:         # bit 3 never moves; HOLD is 0; t is never 7; hold stays 0; t[3] & t[1] never 1
+        if (p.comment.startswith("t[3]") or p.line in (32, 39) or "hold==1" in p.comment
+                or "(t[3:2] & t[1:0])[1]==1" in p.comment):
             assert got[p.key].status == "unreachable", got[p.key].point
+    assert {p.line for p in holes} >= {26, 32, 35, 36, 39}
     assert sum(v.status == "witness" for v in got.values()) >= 2     # t[2] falls after a reset
+
+
+CLR = """module clr (
+    input  wire       clk,
+    input  wire       rst,
+    input  wire       a,
+    output reg  [1:0] x,
+    output reg        y
+);
+    reg p;
+    always @(posedge clk) begin
+        p <= rst;
+        x <= p ? 2'b00 : {x[0], 1'b0};
+        y <= rst ? 1'b0 : a;
+    end
+endmodule
+"""
+
+
+def test_a_toggle_only_a_nonzero_power_up_reaches_is_unreachable_in_simulation():
+    """x is cleared the cycle after reset and only shifts zeros in: from the all-zero start Verilator
+    simulates, x never moves (a trace exists only where x powers up non-zero): "zero-start" unreachable."""
+    src = {"clr.v": CLR}
+    ports = parse_ports(src, "clr")
+    text = seeded_stimulus(ports, "clr", clock="clk", reset="rst", cycles=40)
+    db = cov.merge(cov.coverage_runs(src, "clr", text, [["+seed=1"]], clock="clk"))
+    xs = [p for p in db.uncovered(reach.TYPES) if p.type == "toggle" and p.comment.startswith("x[")]
+    assert len(xs) == 4
+    rep = reach.decide(src, "clr", db.all(), [p.key for p in xs], ports, clock="clk", reset="rst", budget_s=20)
+    got = [rep.verdicts[p.key] for p in xs]
+    assert all(v.status == "unreachable" for v in got), [(v.point, v.reason) for v in got]
+    assert any(v.method.endswith("-zero-start") for v in got)           # x[1] rises only from a non-zero x[0]
