@@ -27,7 +27,7 @@ def unregister(name: str):
 # the kinds' modules, in menu order: a new kind is a module and its name here
 KIND_MODULES = ("narrow", "cond_arith", "share", "recognise", "datapath", "mux_share", "loop_tree", "counter_toggle",
                 "bound_compare", "offset_compare", "signmag_add", "fsm_encode", "retime", "idle", "mem_clear",
-                "resynth", "decode_delay")
+                "invert_reg", "resynth", "decode_delay")
 
 
 def _load():
