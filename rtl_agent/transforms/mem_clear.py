@@ -50,7 +50,8 @@ def _clear(s, mems):
 
 
 def sites(p) -> list:
-    """(memory, start, end, line, in a begin/end block) per clear: a constant word write, or a `for` loop of nothing else."""
+    """(memory, start, end, line, in a begin/end block) per clear: a constant word write, or a `for` loop of
+    nothing else."""
     mems = _memories(p)
     if not mems:
         return []
@@ -82,8 +83,8 @@ def rewrite(p, mem: str, line: int | None) -> str:
 
 
 def _cut(code: str, a: int, b: int, own: bool) -> tuple:
-    """The edit removing code[a:b]: its whole line when it is an item of a begin/end block alone on its line, else an empty statement (which
-    keeps an `if (c) <clear>` or a case arm well formed)."""
+    """The edit removing code[a:b]: its whole line when it is an item of a begin/end block alone on its line, else
+    an empty statement (which keeps an `if (c) <clear>` or a case arm well formed)."""
     s, e = code.rfind("\n", 0, a) + 1, code.find("\n", b)
     e = len(code) if e < 0 else e
     if own and not code[s:a].strip() and not code[b:e].strip():
