@@ -120,8 +120,10 @@ def register(sub):
                    help="what the model phase runs: free-text stimulus (text), the library's stimulus programs "
                         "chosen for the holes (programs: handshakes, frames, AXI-lite, fill/drain, resets, corners, "
                         "compared literals, long runs), or both, one free-text sample a step (default %(default)s)")
-    p.add_argument("--chooser", choices=("policy", "random", "bandit"), default=D["chooser"],
-                   help="with --stimulus programs|mixed: who chooses the programs (default %(default)s)")
+    p.add_argument("--chooser", choices=("policy", "random", "bandit", "lm"), default=D["chooser"],
+                   help="with --stimulus programs|mixed: who chooses the programs: policy (trained on verified "
+                        "outcomes, updated per design), random, bandit, or lm (the model scoring the menu's "
+                        "labels; default %(default)s)")
     p.add_argument("--replay", default=None, metavar="RUN",
                    help="re-run the suite kept in run folder RUN and compare its coverage with the recorded one")
     p.add_argument("--threads", type=int, default=1,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 CHASED = ("line", "branch", "expr", "toggle", "user", "fsm_state", "fsm_arc")
 TARGET_OF = ("all", "reachable")
 STIMULI = ("text", "programs", "mixed")    # what the model phase samples (see programs.py)
-CHOOSERS = ("policy", "random", "bandit")
+CHOOSERS = ("policy", "random", "bandit", "lm")
 RANDOM = "random"          # kind of the random phase's simulations (the model's are "llm")
 
 # Failed stimuli are verdicts with a reward, never exceptions (see the package doc).
@@ -66,7 +66,8 @@ class CoverConfig:
     target_of: str = "all"        # the target applies to all points, or to the reachable ones (all minus proven unreachable)
     stimulus: str = "text"        # text: free-text stimulus; programs: the library's stimulus programs
                                   # (eda.stim_programs), chosen; mixed: programs and one free-text sample a step
-    chooser: str = "policy"       # who chooses programs: the policy, uniform random, or a per-design bandit
+    chooser: str = "policy"       # who chooses programs: the policy (the chooser trained on verified outcomes, with its
+                                  # test-time update), uniform random, a per-design bandit, or the LM scoring labels
 
     def check(self):
         if self.budget < 1 or self.group < 1 or self.max_tokens < 1 or self.patience < 1 or self.random_cycles < 1:

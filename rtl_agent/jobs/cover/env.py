@@ -192,14 +192,14 @@ class CoverEnv(Environment):
         for j, (g, cands) in enumerate(zip(groups, candidates)):
             stimuli = [c.value for c in cands]
             if g is not None and (g.info or {}).get("kind") == "program":
-                out.append(self._program_rows(stimuli, cands, j))
+                out.append(self._program_rows(stimuli, cands, j, (g.info or {}).get("pred") or {}))
                 continue
             texts = [s[0] if s else c.text for s, c in zip(stimuli, cands)]
             results = [simulate(self.task, self.sources, s[0], self.cfg, s[1], self.fsms) if s else None for s in stimuli]
             out.append(self._rows(texts, results, kind="llm", plusargs=[s[1] if s else [] for s in stimuli], group=j))
         return out
 
-    def _program_rows(self, stimuli, cands, group: int) -> list:
+    def _program_rows(self, stimuli, cands, group: int, pred: dict | None = None) -> list:
         """Each chosen option run from reset with its own seed (+opt=K +seed=S on the one programs build); the
         row's text is that testbench, so the suite replays it with the plusargs."""
         from eda.stim_programs import plusargs
@@ -208,7 +208,8 @@ class CoverEnv(Environment):
         results = [self.programs.run(s[1], base + i) if s else None for i, s in enumerate(stimuli)]
         texts = [self.programs.text if s else c.text for s, c in zip(stimuli, cands)]
         return self._rows(texts, results, kind="program", plusargs=args, group=group,
-                          extra=[{"option": self.programs.labels[s[1]] if s else None} for s in stimuli])
+                          extra=[{"option": self.programs.labels[s[1]] if s else None, "batch": base,
+                                  "pred": (pred or {}).get(self.programs.labels[s[1]]) if s else None} for s in stimuli])
 
     def _rows(self, texts, results, kind, plusargs, extra=None, group: int = 0) -> list:
         """Rows of one group: scored against the union before it; accepted when they add points (random

@@ -6,8 +6,11 @@ reached) is its score. Choosers:
   random   n distinct options, uniform (the baseline a choice is credited against)
   bandit   UCB1 over program kinds on the gain share they earned on this design (what paid is drawn more),
            a kind's least-drawn variant first
-  policy   the model scores each option's label after a prompt naming the holes (policy.choose, as optimize's
-           transform kind): the label it finds most probable is drawn first
+  policy   the chooser trained on verified outcomes (stim_chooser.py: the holes' features x the option's, with
+           the per-design test-time update from this design's runs); `cover --chooser policy` uses it
+  lm       the model scores each option's label after a prompt naming the holes (policy.choose, as optimize's
+           transform kind): the label it finds most probable is drawn first (pick()'s "policy" is this scoring)
+The model's free text stays one option among the programs with `--stimulus mixed` (one sample a step).
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from eda import stim_programs as sp
 
 from .targets import holes
 
-CHOOSERS = ("policy", "random", "bandit")
+CHOOSERS = ("policy", "random", "bandit", "lm")
 PREFILL = "Program: "
 SYSTEM = ("You are a verification engineer closing code coverage. You choose the stimulus program whose "
           "traffic reaches the uncovered code.")
@@ -74,7 +77,7 @@ def pick(chooser: str, opts: list, n: int, seed: int, drawn: dict | None = None,
                     out.append(rng.choice([i for i in left if drawn.get(i, 0) == least]))
                     break
         return out
-    if chooser == "policy":
+    if chooser in ("policy", "lm"):
         labels = [o.label for o in opts]
         comps = policy.choose(msgs, labels, n, temperature=temperature, seed=seed, prefill=PREFILL, stop="\n",
                               distinct=True)
@@ -103,7 +106,8 @@ class ProgramPhase:
         self.task, self.sources, self.cfg, self.fsms, self.limits = task, sources, cfg, fsms, limits
         self.ifc, self.opts = menu(task)
         self.labels = [o.label for o in self.opts]
-        self._built = None
+        self._built, self._chooser = None, None
+        self.inputs = {p.name for p in task.ports if p.direction == "input"}
         self.text = sp.testbench(self.ifc, task.ports, task.top, self.opts, task.period_ns) if self.opts else ""
 
     def group(self, db, types, sims, n: int, seed: int):
@@ -111,6 +115,8 @@ class ProgramPhase:
         msgs = prompt(self.task.top, self.ifc, db, types, self.labels, self.cfg.prompt_points)
         info = {"kind": "program", "chooser": self.cfg.chooser, "options": len(self.opts)}
         if self.cfg.chooser == "policy":
+            return self._learned(db, types, sims, n, msgs, info)
+        if self.cfg.chooser == "lm":
             return Group(msgs, min(n, len(self.opts)), prefill=PREFILL, stop="\n", choices=tuple(self.labels),
                          chooser="policy", info=info)
         drawn, bandit = {}, KindBandit([o.program for o in self.opts])
@@ -123,6 +129,30 @@ class ProgramPhase:
         return Group(msgs, len(idx), prefill=PREFILL, stop="\n", choices=tuple(self.labels[i] for i in idx),
                      chooser="exhaustive", info=info)
 
+    def _learned(self, db, types, sims, n, msgs, info):
+        """The trained chooser's top n for these holes, with the design's bias from its earlier program runs
+        (grouped by the step they ran in, each with the score it was chosen with)."""
+        from training.loop import Group
+        from .stim_chooser import Bias, StimChooser, hole_vec
+        if self._chooser is None:
+            self._chooser = StimChooser.load()
+        drawn, steps = {}, {}
+        for s in sims:
+            if s.get("kind") == "program" and s.get("option") in self.labels:
+                i = self.labels.index(s["option"])
+                drawn[i] = drawn.get(i, 0) + 1
+                if s.get("pred") is not None:
+                    steps.setdefault(s.get("batch"), []).append((self.opts[i].program, s["pred"], s.get("gain", 0)))
+        bias = Bias()
+        for step in steps.values():
+            bias.update(step)
+        hv = hole_vec(db, types, self.ifc, self.inputs)
+        idx = self._chooser.pick(self.opts, hv, n, drawn, bias)
+        info = {**info, "pred": {self.labels[i]: round(self._chooser.score(self.opts[i], hv, drawn.get(i, 0)), 4)
+                                 for i in idx}}
+        return Group(msgs, len(idx), prefill=PREFILL, stop="\n", choices=tuple(self.labels[i] for i in idx),
+                     chooser="exhaustive", info=info)
+
     def run(self, k: int, seed: int):
         if self._built is None:
             self._built = sp.Built(self.sources, self.task.top, self.text, self.limits, self.fsms, self.task.clock)
@@ -131,4 +161,5 @@ class ProgramPhase:
     def close(self):
         if self._built is not None:
             self._built.close()
-            self._built = None
+            self._built, self._chooser = None, None
+        self.inputs = {p.name for p in task.ports if p.direction == "input"}
