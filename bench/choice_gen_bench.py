@@ -194,7 +194,8 @@ def main():
         if not a.report:
             run_v2(a, done, jp, old)
         from bench.choice_gen_report2 import write as write2
-        write2([m for m in done.values() if m.get("generator") == "choice_gen2"], load0, time.monotonic() - t0)
+        write2([m for m in done.values() if m.get("generator") == "choice_gen2"], load0, time.monotonic() - t0,
+               [m for m in done.values() if "generator" not in m])
         return
     # two held-out designs per train design, so a pass stopped by --deadline has its held-out part first
     held = [("held_out", HELD_SEEDS + i) for i in range(a.designs)]

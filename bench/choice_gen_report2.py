@@ -117,12 +117,14 @@ def context_table(measured: list) -> pd.DataFrame:
     return t.reset_index()
 
 
-def write(measured: list, load0: str, wall: float):
+def write(measured: list, load0: str, wall: float, extra: list = ()):
+    """extra: version 1's designs (bench/choice_gen.py), added to the rankers' training data: their templates are
+    version 2's train family or its predecessors, never a held-out family."""
     measured = [prepared(m) for m in measured]
-    train = [m for m in measured if m["split"] == "train"]
+    train = [m for m in measured if m["split"] == "train"] + list(extra)
     held = [m for m in measured if m["split"] == "held_out"]
     if not train or not held:
-        print(f"choice_gen_report2: {len(train)} train and {len(held)} held-out designs measured; need both")
+        print(f"choice_gen_report2: {len(train)} train and {len(held)} held-out designs; need both")
         return
     seeds, per0 = [], {}
     for seed in (0, 1, 2):
@@ -155,10 +157,10 @@ def write(measured: list, load0: str, wall: float):
         drawn[m["design"]] = {c: "; ".join(f"{m['options'][i]['label'][:40]} = {v[i]:.3f}" for i in o[c][:3])
                               for c in ("estimate", "learned", "facts")}
     (OUT / "choice_gen_summary.json").write_text(json.dumps({"seeds": seeds, "drawn": drawn}, indent=1) + "\n")
-    extra = {"machine load (1/5/15 min)": f"{load0} at start of this invocation, "
+    meta = {"machine load (1/5/15 min)": f"{load0} at start of this invocation, "
              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at end (per design: column `load`)",
              "wall time of this invocation": f"{wall:.0f} s", "code": os.popen("git rev-parse --short HEAD").read().strip()}
-    body = header("Choosers on generated designs whose options outnumber the budget, version 2 (issue 57)", extra)
+    body = header("Choosers on generated designs whose options outnumber the budget, version 2 (issue 57)", meta)
     body += (f"\n- {len(measured)} designs ({len(held)} held out, {len(train)} train) from bench/choice_gen2.py; every "
              "option once through the full flow without place and route and without a noise floor (a proven ratio "
              "above 1.0 counts). Templates marked * are held-out-only families (no train design has them).\n"
@@ -166,7 +168,8 @@ def write(measured: list, load0: str, wall: float):
              "mean and 95% bootstrap CI over held-out designs.\n\n")
     for s in seeds:
         body += (f"### Seed {s['seed']} ({'all train designs' if not s['seed'] else 'a bootstrap resample of the train designs'}): "
-                 f"rankers fitted on {s['train_options']} options ({s['train_counted']} counted), "
+                 f"rankers fitted on {s['train_options']} options ({s['train_counted']} counted) of the "
+                 f"{len(train) - len(extra)} version-2 train designs and the {len(extra)} version-1 designs, "
                  f"scored on {len(held)} held-out designs\n\n" + md_ci(s["ci"]) + "\n")
         body += (f"Only options on never-seen templates ({s['unseen_designs']} held-out designs with >= 3 such "
                  "options):\n\n" + md_ci(s["unseen"]) + "\n")
