@@ -37,12 +37,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from . import reach_const as rc
+from . import reach_deep as rd
 from . import reach_map as rmap
-from . import reach_zinit as rz
 from . import reach_multi as rm
 from . import reach_rtlil as rt
+from . import reach_zinit as rz
 from .hdl import safe_name
-from .reach_model import Conditions, Target, blocking_targets, expr_terms, init_frames, toggle_of, vname, wrapper
+from .reach_model import Conditions, Target, blocking_targets, expr_terms, toggle_of, vname, wrapper
 from .sandbox import Limits, Sandbox, run
 from .tools import ABC, YOSYS
 
@@ -235,52 +236,12 @@ def _abc(folder: Path, aig: str, out: int, engine: str, secs: float, deadline: f
     return "undecided", 0, None, f"{engine}: {note}"
 
 
-def _vectors(cex: Path, amap: Path, inputs: list, clock, reset, active: int, fflogic: bool) -> list:
-    """write_cex -n (pi<k>@<frame>=<bit>) + the AIGER map (input <k> <bit> p<i>) -> per-cycle {input: value}."""
-    pi = {}
-    for ln in amap.read_text().splitlines():
-        f = ln.split()
-        if len(f) == 4 and f[0] == "input" and f[3].startswith("p") and f[3][1:].isdigit():
-            pi[int(f[1])] = (int(f[3][1:]), int(f[2]))
-    frames, last = {}, 0
-    for m in re.finditer(r"^pi(\d+)@(\d+)=([01])", cex.read_text(), re.M):
-        k, fr, b = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        last = max(last, fr)
-        if k in pi and b:
-            i, bit = pi[k]
-            frames.setdefault(fr, {}).setdefault(i, 0)
-            frames[fr][i] |= 1 << bit
-    n = init_frames(reset, fflogic)
-    out = []
-    for fr in range(last + 1):
-        v = {nm: frames.get(fr, {}).get(i, 0) for i, (nm, w) in enumerate(inputs) if nm != clock or fflogic}
-        if fr < n and reset in v:
-            v[reset] = active
-        if fr < n and fflogic and clock in v:
-            v[clock] = 1 if fr == 1 else 0          # as the wrapper forces it
-        out.append(v)
-    return out
-
-
-def _const_outputs(aig: Path) -> set:
-    """Indices of the AIGER outputs that are constant 0 (Yosys simplified the condition away)."""
-    data = aig.read_bytes()
-    head, _, rest = data.partition(b"\n")
-    f = head.split()
-    if len(f) < 6:
-        return set()
-    n_l, n_o = int(f[3]), int(f[4])
-    lines = rest.split(b"\n", n_l + n_o)
-    outs = lines[n_l:n_l + n_o]
-    return {i for i, x in enumerate(outs) if x.strip() == b"0"}
-
-
-def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozenset(), signed: set = frozenset()):
+def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: dict = None, signed: set = frozenset()):
     """Targets for the open points, the flag processes, and the internal signals to expose:
     (targets, additions, {flattened name: role}, {key: flag name})."""
     adds, flags, why = _flags(mods, points, open_pts)
     targets, expose = [], {}
-    fsm_of = _fsm_points(fsms)
+    fsm_of, blocking = _fsm_points(fsms), blocking or {None: set()}
     for p in open_pts:
         t = Target(p.key, p.type, p.describe())
         if p.type in ("line", "branch"):
@@ -308,7 +269,7 @@ def _plan(mods, points, open_pts, fsms, top_ports: dict, blocking: set = frozens
                 t.reason = "expr point with terms other than signal bits and constants"
             elif any(x and x[3] is not None and set(rmap.term_names(x)) & signed for x in terms):
                 t.reason = "expr term compares a signal declared signed"
-            elif any(set(rmap.term_names(x)) & blocking for x in terms):
+            elif any(set(rmap.term_names(x)) & blocking.get(p.module, blocking[None]) for x in terms):
                 t.reason = "expr term on a signal assigned with `=` in procedural code (its value there is not the wire's)"
             for n in [n for x in terms for n in rmap.term_names(x)] if not t.reason else []:
                 if _prefix(p.hier) + n not in top_ports:
@@ -560,7 +521,7 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
         active = 0 if active_low else 1
 
         def vec(cex):
-            return _vectors(cex, box.path / "wit.map", inputs, clock, reset, active, mode == "fflogic")
+            return rm.vectors(cex, box.path / "wit.map", inputs, clock, reset, active, mode == "fflogic")
         runner.joint(min(15.0, 0.2 * runner.left()))
         withdrawn = _check_mapping(runner, rep)
         for t in targets:
@@ -570,9 +531,14 @@ def decide(sources: dict, top: str, points, open_keys, ports, clock=None, reset=
         rep.notes += rm.prime(runner, pending, BOUND)
         # per point: a short first pass over all, then what is left again with more time each (the engines
         # that ran out of time are run again; a bound reached or a proof refuted stays)
-        for grow in (0.25, 1.0, 4.0):
+        for grow in (0.25, 1.0, "deep", 4.0):
+            if grow == "deep":          # what the bound stopped: one deeper joint run (eda.reach_deep)
+                rep.notes += rd.deeper(runner, targets, rep.verdicts, vec, lambda t, n, v: Verdict(
+                    t.key, t.desc, "witness", "abc-bmc3", f"{n} cycles", vectors=v))
+                pending = [t for t in pending if rep.verdicts[t.key].status == "undecided"]
+                continue
             if not pending or runner.left() < 1:
-                break
+                continue
             runner.point_s = min(point_s * grow, max(0.5, runner.left() / len(pending)))
             again = []
             for t in pending:
@@ -602,7 +568,7 @@ def _probe(folder, sources, top, points, open_pts, deadline, rep):
     error, points and open points with expr terms on parameters read from probes, {key: why} constant-dead)."""
     by = {m.name: m for m in rc.modules(sources)}
     for signals in (True, False):       # conditions reading module signals too, else parameters alone
-        pr = rc.plan(sources, open_pts, signals)
+        pr = rc.plan(sources, open_pts, signals, [p for p in points if p.count > 0 and p.type in ("line", "branch")])
         new = {p.key: replace(p, comment=rc.rewrite_expr(pr, by, p)) for p in open_pts if p.type == "expr"}
         if not pr.wires:
             break
@@ -614,7 +580,7 @@ def _probe(folder, sources, top, points, open_pts, deadline, rep):
             vals = rc.values(pre)
             if r.ok and (folder / "consts.il").exists():
                 vals.update(rc.values((folder / "consts.il").read_text()))
-            dead, why = rc.dead(pr, vals, rt.base_name, points)
+            dead, why = rmap.dead_by_instance(rc.dead, pr, vals, rt.base_name, points, rmap.instances(pre, top), top)
             if why:
                 rep.notes.append(f"parameter-constant arms withdrawn: {why}")
             pts = [new.get(p.key, p) for p in points]
@@ -638,7 +604,7 @@ def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_l
     declared = {p.name for p in ports}
     text = "\n".join(str(t) for t in sources.values())
     targets, adds, expose, flags, checks = _plan(mods, points, open_pts, fsms, declared,
-                                                 blocking_targets(text), _signed(text))
+                                                 rmap.blocking_by_module(sources, rc.modules, blocking_targets), _signed(text))
     for t in targets:
         t.desc = orig[t.key].describe()
     (folder / "inst.il").write_text(rt.instrument(pre, mods, adds))
@@ -659,7 +625,7 @@ def _build(folder, sources, top, points, open_pts, ports, clock, reset, active_l
     if err:
         rep.error = err
         return err, [], None, mode
-    consts = {a: _const_outputs(folder / a) for a in ("prove.aig", "wit.aig")}
+    consts = {a: rm.const_outputs(folder / a) for a in ("prove.aig", "wit.aig")}
     runner = _Runner(folder, deadline, point_s, consts)
     runner.checks = check_idx
     return "", targets, runner, mode

@@ -98,7 +98,8 @@ def _close(code: str, i: int) -> int:
 
 def _statement(code: str, i: int):
     """(start, end, simple) of the statement starting at or after i; simple: a begin block or one plain
-    statement (not if/case/loop), so the token after it belongs to the enclosing `if`."""
+    statement (not if/case/loop), so the token after it belongs to the enclosing `if`. An `if` (with its
+    `else`), a loop or a case spans all it holds (`else if (...) ... else ...` is one statement)."""
     m = re.compile(r"\s*").match(code, i)
     s = m.end()
     if re.match(r"begin\b", code[s:]):
@@ -107,6 +108,25 @@ def _statement(code: str, i: int):
             depth += 1 if t.group(1) in ("begin", "fork") else -1
             if depth == 0:
                 return s, s + t.end(), True
+        return None
+    kw = re.match(r"(if|for|while|repeat)\s*\(", code[s:])
+    if kw:
+        pc = _close(code, s + kw.end() - 1)
+        body = _statement(code, pc) if pc > 0 else None
+        if body is None:
+            return None
+        el = re.match(r"\s*else\b", code[body[1]:]) if kw.group(1) == "if" else None
+        if el:
+            body = _statement(code, body[1] + el.end())
+            if body is None:
+                return None
+        return s, body[1], False
+    if re.match(r"case[xz]?\b", code[s:]):
+        depth = 0
+        for t in re.finditer(r"\b(case[xz]?|endcase)\b", code[s:]):
+            depth += 1 if t.group(1) != "endcase" else -1
+            if depth == 0:
+                return s, s + t.end(), False
         return None
     e = code.find(";", s)
     if e < 0:
@@ -123,14 +143,17 @@ def _span(text: str, a: int, b: int) -> tuple:
     return lc(a), lc(b)
 
 
-def plan(sources: dict, points, signals: bool = True) -> Probes:
+def plan(sources: dict, points, signals: bool = True, context=()) -> Probes:
     """Probes for the `if`s and `?:`s of the open points whose condition is a parameter expression (with
-    `signals`, also one that reads module-level signals: `x && MARK` folds to 0 when MARK is 0)."""
+    `signals`, also one that reads module-level signals: `x && MARK` folds to 0 when MARK is 0), and for
+    the `if`s of the `context` points (the covered ones) whose condition is parameters alone: a covered
+    `if (BASE == 0)` rules out its `else` arm and all the open points in it (`else if (TOP == 0) ...`)."""
     pr = Probes()
     mods = modules(sources)
     texts = {safe_name(k, "dut.v"): str(t) for k, t in sources.items()}
     codes = {f: blank_comments_and_strings(t) for f, t in texts.items()}
-    for p in points:
+    ctx = {id(p) for p in context}
+    for p in list(points) + [p for p in context if p.comment in ("if", "elsif", "else")]:
         if p.type not in ("line", "branch") or p.file not in codes:
             continue
         code, text = codes[p.file], texts[p.file]
@@ -151,7 +174,7 @@ def plan(sources: dict, points, signals: bool = True) -> Probes:
             # inside a function or task a name may be its own argument, not the module's signal
             last = [t.group(1) for t in re.finditer(r"\b(end)?(?:function|task)\b", code[mod.start:o])][-1:]
             local = last == [None]
-            sigs = mod.signals if signals and not local else set()
+            sigs = mod.signals if signals and not local and id(p) not in ctx else set()
             if not cond or not _params_only(code[po:pc], mod.params | sigs):
                 continue
             then = _statement(code, pc)

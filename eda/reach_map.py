@@ -115,3 +115,67 @@ def general_term(text: str):
 def term_names(x) -> list:
     """The signal names an expr term reads (eda.reach_model.expr_terms' tuple or general_term's)."""
     return list(x[3][2]) if x and x[3] and x[3][0] == "gen" else [x[0]] if x else []
+
+
+def instances(pre_il: str, top: str) -> dict:
+    """{instance path below the top (`data_fifo_inst`, `m_ifaces[0].arb_inst`): RTLIL module} of the
+    elaborated design (before flatten: each parameterised copy is its own `$paramod` module)."""
+    cells, mod = {}, None
+    for ln in pre_il.splitlines():
+        s = ln.strip()
+        if s.startswith("module "):
+            mod = s.split(None, 1)[1]
+            cells[mod] = []
+        elif s.startswith("cell ") and mod:
+            f = s.split()
+            if len(f) >= 3:
+                cells[mod].append((f[1], f[2].lstrip("\\")))
+    out = {}
+
+    def walk(m, path, depth):
+        for typ, name in cells.get(m, []):
+            if typ in cells and depth < 32:
+                out[path + name] = typ
+                walk(typ, path + name + ".", depth + 1)
+    walk("\\" + top, "", 0)
+    return out
+
+
+def dead_by_instance(dead, pr, vals: dict, base_name, points, inst: dict, top: str) -> tuple:
+    """eda.reach_const.dead per instance: a point's condition is read in the copies of its module its
+    instance path names (two axis_fifo copies, USER_ENABLE 1 in one and 0 in the other: each decides its
+    own points), not only where every copy agrees."""
+    groups = {}
+    for p in points:
+        h = p.hier.split(".", 1)[1] if "." in p.hier else ""
+        if "*" in h:
+            rx = re.compile("^" + re.escape(h).replace(r"\*", ".*") + "$")
+            mods = frozenset(m for i, m in inst.items() if rx.match(i))
+        else:
+            mods = frozenset([inst[h]] if h in inst else ["\\" + top] if not h else [])
+        groups.setdefault(mods or None, []).append(p)
+    out = {}
+    for mods, pts in groups.items():
+        sub = vals
+        if mods:
+            bases = {base_name(m) for m in mods}
+            sub = {(m, w): v for (m, w), v in vals.items() if m in mods or base_name(m) not in bases}
+        got, why = dead(pr, sub, base_name, pts)
+        if why:
+            return {}, why
+        out.update(got)
+    return out, ""
+
+
+def blocking_by_module(sources: dict, modules, blocking_targets) -> dict:
+    """{module: names its own procedural code assigns with `=`}, and None: those of all modules (for a
+    point whose module is not found). picorv32.v holds picorv32_pcpi_mul, whose `instr_mul` is a register,
+    and picorv32_pcpi_fast_mul, which assigns its own `instr_mul = 1` in a combinational block."""
+    out = {None: set()}
+    for key, text in sources.items():
+        text = str(text)
+        for m in modules({key: text}):
+            got = blocking_targets(text[m.start:m.end])
+            out.setdefault(m.name, set()).update(got)
+            out[None] |= got
+    return out

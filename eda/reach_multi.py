@@ -14,6 +14,7 @@ import os
 import re
 from pathlib import Path
 
+from .reach_model import init_frames
 from .sandbox import Limits, run
 from .tools import ABC
 
@@ -193,3 +194,43 @@ def why(reason: str) -> str:
     if r.startswith(("bmc3", "proof", "pdr", "dprove")) or "undecided" in r:
         return "engine limit"
     return "unmapped"
+
+
+def vectors(cex: Path, amap: Path, inputs: list, clock, reset, active: int, fflogic: bool) -> list:
+    """write_cex -n (pi<k>@<frame>=<bit>) + the AIGER map (input <k> <bit> p<i>) -> per-cycle {input: value}."""
+    pi = {}
+    for ln in amap.read_text().splitlines():
+        f = ln.split()
+        if len(f) == 4 and f[0] == "input" and f[3].startswith("p") and f[3][1:].isdigit():
+            pi[int(f[1])] = (int(f[3][1:]), int(f[2]))
+    frames, last = {}, 0
+    for m in re.finditer(r"^pi(\d+)@(\d+)=([01])", cex.read_text(), re.M):
+        k, fr, b = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        last = max(last, fr)
+        if k in pi and b:
+            i, bit = pi[k]
+            frames.setdefault(fr, {}).setdefault(i, 0)
+            frames[fr][i] |= 1 << bit
+    n = init_frames(reset, fflogic)
+    out = []
+    for fr in range(last + 1):
+        v = {nm: frames.get(fr, {}).get(i, 0) for i, (nm, w) in enumerate(inputs) if nm != clock or fflogic}
+        if fr < n and reset in v:
+            v[reset] = active
+        if fr < n and fflogic and clock in v:
+            v[clock] = 1 if fr == 1 else 0          # as the wrapper forces it
+        out.append(v)
+    return out
+
+
+def const_outputs(aig: Path) -> set:
+    """Indices of the AIGER outputs that are constant 0 (Yosys simplified the condition away)."""
+    data = aig.read_bytes()
+    head, _, rest = data.partition(b"\n")
+    f = head.split()
+    if len(f) < 6:
+        return set()
+    n_l, n_o = int(f[3]), int(f[4])
+    lines = rest.split(b"\n", n_l + n_o)
+    outs = lines[n_l:n_l + n_o]
+    return {i for i, x in enumerate(outs) if x.strip() == b"0"}

@@ -76,6 +76,13 @@ module sub #
             endcase
         end
     end
+    reg c2 = 1'b0;
+    always @(posedge clk) begin
+        if (HOLD == 0) c2 <= a;
+        else if (MODE == 5) c2 <= ~a;
+        else c2 <= MODE ? a : 1'b1;
+    end
+    wire v = MODE ? a : 1'b0;
 endmodule
 `resetall
 """
@@ -94,11 +101,16 @@ def test_points_in_generate_copies_and_parameterised_copies_are_all_decided():
     got = {p.key: rep.verdicts[p.key] for p in holes}
     assert all(v.status != "undecided" for v in got.values()), [(v.point, v.reason) for v in got.values()
                                                                  if v.status == "undecided"]
-    for p in holes:         # bit 3 never moves; HOLD is 0; t is never 7; hold stays 0; t[3] & t[1] never 1
-        if (p.comment.startswith("t[3]") or p.line in (32, 39) or "hold==1" in p.comment
+    # bit 3 never moves; HOLD is 0; t is never 7; hold stays 0; t[3] & t[1] never 1; the `else` arms of a
+    # covered `if (HOLD == 0)` (an `else if` chain: one statement) and the `?:` in them
+    for p in holes:
+        if (p.comment.startswith("t[3]") or p.line in (32, 39, 46, 47) or "hold==1" in p.comment
                 or "(t[3:2] & t[1:0])[1]==1" in p.comment):
             assert got[p.key].status == "unreachable", got[p.key].point
-    assert {p.line for p in holes} >= {26, 32, 35, 36, 39}
+    assert {p.line for p in holes} >= {26, 32, 35, 36, 39, 46, 47, 49}
+    # a `?:` on MODE, 0 in two copies and 1 in the third: each copy's dead arm is its own
+    arms = {(p.hier, p.comment): got[p.key] for p in holes if p.line == 49 and p.type == "branch"}
+    assert len(arms) == 2 and all(v.method == "yosys-const" for v in arms.values()), arms
     assert sum(v.status == "witness" for v in got.values()) >= 2     # t[2] falls after a reset
 
 
