@@ -21,7 +21,8 @@ from bench.headroom import _job, _ratio
 OUT = Path(__file__).parent / "results"
 PROJECT = {"loop_tree": ("max8", "popcount16", "lzc16"), "counter_toggle": ("updown12", "counter8", "wide_count"),
            "retime": ("pipe_sum4",), "resynth": ("sym_detect",), "decode_delay": (), "bound_compare": ("stopwatch",),
-           "offset_compare": ("period_div",), "signmag_add": ("signmag16",)}
+           "offset_compare": ("period_div",), "signmag_add": ("signmag16",), "mem_clear": ("stack4",),
+           "invert_reg": ("edge3",), "idle": ("idle_pipe",)}
 COLS = ("design", "suite", "options", "option", "equiv", "ratio", "area_ratio", "delay_ratio", "noise_floor",
         "above_noise", "strong_ratio", "holds_strong", "seconds", "note")
 

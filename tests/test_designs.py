@@ -19,7 +19,7 @@ PROJECT = ["adder16", "mult8", "lzc16", "prio_enc8", "counter8", "fsm_seq", "fif
            "ripple_sum4", "popcount16", "shared_alu", "dec_shift32", "wide_count", "idle_pipe", "fsm_onehot",
            "mac_dup",
            "max8", "mux_alu", "oddclk7", "updown12", "sym_detect",
-           "stopwatch", "period_div", "signmag16"]
+           "stopwatch", "period_div", "signmag16", "pipe_sum4", "stack4", "edge3"]
 
 # (task, file of the reference, text in it, replacement): each must make the task's testbench fail
 BROKEN = [
@@ -43,6 +43,9 @@ BROKEN = [
     ("stopwatch", "reference.v", "if (secs == 6'd59) secs <= 6'd0;", "if (secs == 6'd58) secs <= 6'd0;"),
     ("period_div", "reference.v", "else if (count == period - 1) begin", "else if (count == period) begin"),
     ("signmag16", "reference.v", "(y[14:0] == 15'd0) ? 1'b0 : a[15];", "a[15];"),
+    ("stack4", "reference.v", "end else if (push && !full) begin", "end else if (push) begin"),
+    ("stack4", "reference.v", "mem[n[1:0]] = 8'd0;", "mem[n[1:0]] = 8'd0; n = n + 3'd1;"),
+    ("edge3", "reference.v", "low <= ~a & ~p;", "low <= ~a;"),
     ("mux_alu", "reference.v", "y = $signed(a) >>> b[3:0];", "y = a >> b[3:0];"),
     ("mux_alu", "reference.v", "y = c - b;", "y = b - c;"),
     ("oddclk7", "reference.v", "always @(negedge clk", "always @(posedge clk"),
