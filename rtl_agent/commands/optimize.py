@@ -51,13 +51,14 @@ def add_choice_args(p):
                    "pick (at least one answer when above 0, never the whole group): without it an option the "
                    "model ranks low is never tried, earns nothing and is never trained up; default %(default)s")
     p.add_argument("--chooser", default=D["chooser"],
-                   choices=("policy", "random", "exhaustive", "estimate", "learned"),
+                   choices=("policy", "random", "exhaustive", "estimate", "learned", "lm"),
                    help="who picks among a parent's transformations: the policy (its own probabilities, trained "
                    "by the run), random (uniform over the same options), exhaustive (every option of the "
                    "parent once; small designs) or estimate (every option synthesized and timed alone first, "
                    "the best estimates sent to the full flow; costs a synthesis per option) or learned (the "
                    "estimate weighed by a ranker trained on verified outcomes of the corpus's training split: "
-                   "rtl_agent/jobs/optimize/ranker.py). random/exhaustive/estimate/learned imply --no-train; "
+                   "rtl_agent/jobs/optimize/ranker.py) or lm (the bundled model with the `choose` adapter: "
+                   "choose_lm.py). random/exhaustive/estimate/learned/lm imply --no-train; "
                    "default %(default)s")
 
 

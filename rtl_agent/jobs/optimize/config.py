@@ -66,9 +66,10 @@ class OptimizeConfig:
     actions: str = "auto"             # action kinds mixed by a per-design bandit (jobs/optimize/kinds/): auto = the
                                       # registry's auto kinds (all but narrow); a comma list for some
     transforms: str = "all"           # the transformation kinds `transform` offers (rtl_agent/transforms)
-    chooser: str = "policy"           # policy | random | exhaustive | estimate | learned: who picks among a
+    chooser: str = "policy"           # policy | random | exhaustive | estimate | learned | lm: who picks among a
                                       # parent's transformations (estimate: best synthesis-only estimate first,
-                                      # estimate.py; learned: that estimate weighed by ranker.py)
+                                      # estimate.py; learned: that estimate weighed by ranker.py; lm: by
+                                      # the bundled model's `choose` adapter, choose_lm.py)
     choice_group: int = 8             # answers per parent of a choice-style kind (transform, narrow): scored, not
                                       # sampled, so cheap; 0: their share of --group like the free-text kinds
     refind_cap: float | None = 0.0    # a verified design already in the pool earns at most this (None: its full

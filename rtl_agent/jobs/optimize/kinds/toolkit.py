@@ -32,7 +32,7 @@ class Toolkit:
         self._drawn, self._failed = {}, {}  # parent id -> transformation labels drawn on it / failed on it
         self._slack_of = {}                 # code -> its registers with headroom (asked for by every edit prompt)
         self._estimator = None              # synthesis-only estimates of options (--chooser estimate, learned)
-        self._ranker = None                 # --chooser learned: the trained ranker
+        self._ranker = None                 # --chooser learned | lm: the trained ranker
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -99,11 +99,16 @@ class Toolkit:
         skip = self.remembered(sid)
         return [o for o in self._tx_options[code] if o.label not in skip][:menu]
 
-    def ranker(self):
-        """The chooser trained on verified outcomes (ranker.py), loaded once per run."""
+    def ranker(self, chooser: str = "learned"):
+        """The chooser trained on verified outcomes, loaded once per run: the logistic ranker (ranker.py) or,
+        for `lm`, the bundled model with the `choose` adapter (choose_lm.py); both order(labels, kinds, estimates)."""
         if self._ranker is None:
-            from ..ranker import Ranker
-            self._ranker = Ranker.load()
+            if chooser == "lm":
+                from ..choose_lm import LMChooser
+                self._ranker = LMChooser.load()
+            else:
+                from ..ranker import Ranker
+                self._ranker = Ranker.load()
         return self._ranker
 
     def estimated(self, parent: str, opts: list) -> list:

@@ -27,7 +27,7 @@ class Transform(ActionKind):
     def group(self, kit, state, sid, seed, n):
         p, chooser = state.payload, kit.cfg.chooser
         # the estimate and learned choosers rank every option, not only the menu the policy's prompt can hold
-        ranks = chooser in ("estimate", "learned")
+        ranks = chooser in ("estimate", "learned", "lm")
         menu = None if ranks else MENU
         opts = kit.transform_options(p.get("code"), sid, menu) if p.get("code") else []
         while not opts and chooser != "policy" and state.parent is not None:
@@ -41,7 +41,7 @@ class Transform(ActionKind):
         if ranks:                      # most promising first; the group takes the first n, as exhaustive takes all
             ratios = kit.estimated(p["code"], opts)
             ranked = order(ratios) if chooser == "estimate" else \
-                kit.ranker().order([o.label for o in opts], [o.kind for o in opts], ratios)
+                kit.ranker(chooser).order([o.label for o in opts], [o.kind for o in opts], ratios)
             opts, estimates = [opts[i] for i in ranked], [ratios[i] for i in ranked]
         view, _ = kit.view(p, "diff")
         labels = tuple(o.label for o in opts)
