@@ -256,6 +256,15 @@ def report(args):
     from rtl_agent.jobs.cover.stim_chooser import WEIGHTS
     res = [json.loads(f.read_text()) for f in sorted((RUNS / "eval").glob("*.json"))]
     rows = [r for x in res for r in x.get("rows", [])]
+    # cover_programs.py's bandit and LM rows ran the same random runs and program seeds: paired where its
+    # random and prog_random rows equal these
+    old = [r for f in sorted((RUNS.parent / "cover_programs").glob("*.json"))
+           for r in json.loads(f.read_text()).get("rows", [])]
+    mine = {(r["design"], r["seed"], r["mode"]): r["points"] for r in rows}
+    same = all(mine.get((r["design"], r["seed"], r["mode"])) == r["points"] for r in old
+               if r["mode"] in ("random", "prog_random")) and bool(old)
+    extra = [{**r, "mode": r["mode"].replace("prog_policy", "prog_lm")} for r in old
+             if same and r["mode"] in ("prog_bandit", "prog_policy")]
     tab = []
     for x in res:
         if "error" in x:
@@ -274,13 +283,16 @@ def report(args):
              "Held-out modules (never seen in fitting): mean line+branch+toggle points covered after the budget:", "",
              md_table(pd.DataFrame(tab)), "", "## Paired differences (points, per design and seed)", ""]
     for a, b in (("prog_ttt", "prog_random"), ("prog_frozen", "prog_random"), ("prog_ttt", "random"),
-                 ("prog_frozen", "random"), ("prog_random", "random"), ("prog_ttt", "prog_frozen")):
+                 ("prog_frozen", "random"), ("prog_random", "random"), ("prog_ttt", "prog_frozen"),
+                 ("prog_ttt", "prog_bandit"), ("prog_ttt", "prog_lm")):
         for key in ("points", "all_points"):
-            got = paired(rows, a, b, key)
+            got = paired(rows + extra, a, b, key)
             if got:
                 lines.append(f"- {a} - {b} ({'line+branch+toggle' if key == 'points' else 'all types'}): "
                              f"{got['mean']:+.2f}, 95% CI [{got['lo']:+.2f}, {got['hi']:+.2f}] over {got['pairs']} "
                              f"pairs; ahead in {got['ahead']}, behind in {got['behind']}")
+    lines.append(f"- prog_bandit and prog_lm (the LM scoring the menu, seed 0): cover_programs.py's rows, "
+                 f"{'paired: its random and prog_random rows equal these' if same else 'NOT paired: its rows differ'}")
     cv = family_cv()
     lines += ["", "## Leave one family out on the training split (states where some option paid)", "",
               md_table(pd.DataFrame(cv).round(1)), "",
