@@ -24,7 +24,9 @@ per design (log best@k), averaged over seeds, with a 95% bootstrap CI over held-
 
     nice -n 10 .venv/bin/python bench/choice_lm.py [--seeds 3] [--epochs N | --max-epochs 15] [--ship]
 
-Writes bench/results/choice_lm.{md,csv,json}; --ship writes seed 0's adapter to rtl_agent/adapters/smollm2-choose.
+Writes bench/results/choice_lm.{md,csv,json} (choice_lm_noest.* with --no-estimate: the regime where options are
+ordered before any synthesis, so the LM and the ranker read only the option's words); --ship writes seed 0's
+adapter to rtl_agent/adapters/smollm2-choose.
 Adapters of each seed are kept under --work and reused when the training data is unchanged.
 """
 import argparse
@@ -56,9 +58,13 @@ CHOOSERS = ("estimate", "learned", "lm", "lm_explore", "ttt", "base", "base_ttt"
 EXPLORE = 0.1
 
 
+BLIND = False            # --no-estimate: the LM choosers and the ranker read no estimate (options not synthesized)
+
+
 def menu(m: dict) -> dict:
     o = m["options"]
-    return {"labels": [r["label"] for r in o], "kinds": [r["kind"] for r in o], "ests": [r["estimate"] for r in o],
+    return {"labels": [r["label"] for r in o], "kinds": [r["kind"] for r in o],
+            "ests": [None if BLIND else r["estimate"] for r in o],
             "rewards": [C.reward(r["status"], r["ratio"], m.get("noise_floor", 1.0)) for r in o]}
 
 
@@ -123,7 +129,8 @@ def choose_epochs(menus: list, names: list, most: int, low: dict) -> tuple:
 def replay(ch: C.LMChooser, base: C.LMChooser, m: dict, ranker, seed: int) -> dict:
     mu, v = menu(m), gains(m)
     out = {"options": len(v), "pay": sum(x > 1.0 for x in v), "best": max(v)}
-    est = sorted(range(len(v)), key=lambda i: (mu["ests"][i] is None, -(mu["ests"][i] or 0.0)))
+    e = [r["estimate"] for r in m["options"]]            # the estimate baseline always has its estimates
+    est = sorted(range(len(v)), key=lambda i: (e[i] is None, -(e[i] or 0.0)))
     orders = {"estimate": est, "learned": ranker.order(mu["labels"], mu["kinds"], mu["ests"]),
               "lm": ch.order(mu["labels"], mu["kinds"], mu["ests"]),
               "base": base.order(mu["labels"], mu["kinds"], mu["ests"]),
@@ -162,9 +169,16 @@ def main():
     ap.add_argument("--epochs", type=int, default=0, help="0: chosen on a validation part of the train split")
     ap.add_argument("--max-epochs", type=int, default=15, help="the most epochs the validation tries")
     ap.add_argument("--work", default="runs/bench/choice_lm")
+    ap.add_argument("--no-estimate", action="store_true", help="LM choosers and ranker without estimates; "
+                    "writes choice_lm_noest.*")
     ap.add_argument("--ship", action="store_true", help="write seed 0's adapter to rtl_agent/adapters/smollm2-choose")
     a = ap.parse_args()
     t0, load0 = time.monotonic(), " ".join(f"{x:.2f}" for x in os.getloadavg())
+    global BLIND
+    BLIND = a.no_estimate
+    if BLIND and a.ship:
+        sys.exit("choice_lm: --ship ships the chooser trained with estimates; not with --no-estimate")
+    stem = "choice_lm_noest" if BLIND else "choice_lm"
     gen = json.loads((OUT / "choice_gen.json").read_text())["designs"]
     corpus = json.loads((OUT / "choice_replay.json").read_text()) if (OUT / "choice_replay.json").exists() else []
     train_designs = [m for m in gen + corpus if m.get("split") == "train"]
@@ -176,8 +190,9 @@ def main():
         a.epochs, curve, vset = choose_epochs(menus, [m["design"] for m in train_designs], a.max_epochs, low)
         vinfo = {"validation_designs": vset, "validation_curve": curve}
     key = hashlib.sha256(json.dumps([menus, a.epochs, C.TOP]).encode()).hexdigest()[:10]
+    key += "-noest" if BLIND else ""
     from rtl_agent.jobs.optimize.ranker import Ranker
-    ranker = Ranker.fit(training_rows(train_designs))
+    ranker = Ranker.fit([(lab, k, None if BLIND else e, c) for lab, k, e, c in training_rows(train_designs)])
     per, seeds = {}, list(range(a.seeds))
     base = C.LMChooser(*C._load_base(), w=0.0)       # the untrained model's own prior: what TTT starts from alone
     base._low = low
@@ -189,8 +204,9 @@ def main():
         else:
             t1 = time.monotonic()
             ch = train(menus, s, a.epochs, low=low)
-            ch.save(folder, {"trained_on": sorted(m["design"] for m in train_designs), "options": sum(
-                len(x["labels"]) for x in menus), "epochs": a.epochs, "seed": s, **vinfo, "train_s": round(time.monotonic() - t1)})
+            ch.save(folder, {"trained_on": sorted(m["design"] for m in train_designs),
+                             "options": sum(len(x["labels"]) for x in menus), "epochs": a.epochs, "seed": s, **vinfo,
+                             "train_s": round(time.monotonic() - t1)})
         per[s] = {m["design"]: replay(ch, base, m, ranker, s) for m in held}
         print(f"seed {s}: replayed {len(held)} held-out designs ({time.monotonic() - t0:.0f} s)", flush=True)
         if s == 0 and a.ship:
@@ -201,8 +217,8 @@ def main():
     names = [m["design"] for m in held]
     st = stats(per, names, seeds)
     from bench.choice_lm_report import write
-    write(per, st, names, seeds, train_designs, a, load0, time.monotonic() - t0, header, vinfo)
-    write_rows(OUT / "choice_lm.csv", [{"seed": s, "design": n, **{k: (round(math.exp(x), 4) if "@" in k else x)
+    write(per, st, names, seeds, train_designs, a, load0, time.monotonic() - t0, header, vinfo, stem)
+    write_rows(OUT / f"{stem}.csv", [{"seed": s, "design": n, **{k: (round(math.exp(x), 4) if "@" in k else x)
                                         for k, x in per[s][n].items() if k != "drawn"}}
                                        for s in seeds for n in names])
 

@@ -21,13 +21,17 @@ def _ci(x):
     return f"{x[0]:+.4f} [{x[1]:+.4f}, {x[2]:+.4f}]"
 
 
-def write(per, st, names, seeds, train_designs, a, load0, wall, header, vinfo):
+def write(per, st, names, seeds, train_designs, a, load0, wall, header, vinfo, stem="choice_lm"):
     import torch
     import transformers
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     load1 = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    body = header("LM chooser trained on verified outcomes, frozen and with test-time update (issue 57)", {
-        "machine load (1/5/15 min)": f"{load0} at start, {load1} at end", "wall time of this invocation": f"{wall:.0f} s",
+    title = "LM chooser trained on verified outcomes, frozen and with test-time update (issue 57)"
+    if stem.endswith("noest"):
+        title += ": no estimates (the LM and the ranker read the option's words only)"
+    body = header(title, {
+        "machine load (1/5/15 min)": f"{load0} at start, {load1} at end",
+        "wall time of this invocation": f"{wall:.0f} s",
         "torch / transformers": f"{torch.__version__} / {transformers.__version__}", "code": commit}) + "\n"
     n_opts = sum(len(m["options"]) for m in train_designs)
     body += (f"- Trained on {len(train_designs)} train-split designs ({n_opts} options): "
@@ -49,7 +53,7 @@ def write(per, st, names, seeds, train_designs, a, load0, wall, header, vinfo):
                      **{f"{c}@{k}": round(math.exp(p[f"{c}@{k}"]), 3) for k in (10, 30)
                         for c in ("random", "estimate", "learned", "lm", "ttt", "base", "base_ttt")}})
     body += md_table(pd.DataFrame(rows)) + "\n"
-    write_with_reading(OUT / "choice_lm.md", body)
-    (OUT / "choice_lm.json").write_text(json.dumps({"stats": st, "per_seed": {str(s): per[s] for s in seeds},
+    write_with_reading(OUT / f"{stem}.md", body)
+    (OUT / f"{stem}.json").write_text(json.dumps({"stats": st, "per_seed": {str(s): per[s] for s in seeds},
                                                     "held_out": names, "seeds": seeds, "epochs": a.epochs, **vinfo,
                                                     "load": [load0, load1], "code": commit}, indent=1) + "\n")

@@ -168,7 +168,8 @@ class Adapting:
         self.v = torch.zeros(self.h.shape[1], requires_grad=True)
         self.opt = torch.optim.Adam([self.v], lr=lr)
         self.p0 = F.softmax(self._scores().detach(), 0)
-        self.explore, self.rng, self.budget, self.steps, self.update = explore, random.Random(seed), budget, steps, update
+        self.explore, self.rng, self.budget = explore, random.Random(seed), budget
+        self.steps, self.update = steps, update
         self.tried, self.rewards = [], []
 
     def _scores(self):
