@@ -9,8 +9,9 @@ one-hot codes of the minimised machine do not give that form, and synthesis does
 The flags are found on the minimised machine (resynth.Machine), by partition pairs: a set B of states is a
 flag of parent P (or of no parent) when, for each value of P and each input vector, the next states all lie
 in B or all outside it. For a parent P the finest such sets are the connected blocks of the images
-{nxt[s][v] : [s in P] = x}; each block is a candidate flag, and candidates are found breadth first from the
-input-only ones. A greedy choice then keeps the fewest flags (with their parents) that tell every pair of
+{nxt[s][v] : [s in P] = x}; each block is a candidate flag, and so are the unions that copy P (the states
+entered from P's states) or one input bit, where no block straddles them (a shift register's flags);
+candidates are found breadth first from the input-only ones. A greedy choice then keeps the fewest flags (with their parents) that tell every pair of
 states apart. Each next-state and output bit is written as a minimised sum of products over the fewest flags
 and input bits it needs, codes no reachable state has being don't-cares (the prover checks the rewrite).
 """
@@ -23,11 +24,12 @@ from .base import TransformError
 
 MAX_K = 32              # states after merging
 MAX_CANDIDATES = 256
+MAX_SUPPORT = 8        # variables of one function minimised (Quine-McCluskey); beyond, its minterms
 MAX_TRIES = 400        # flag sets of the greedy size tried for the fewest literals
 
 
 def _blocks(m, parent) -> list:
-    """The finest sets of states a flag of this parent (None: the inputs alone) may be."""
+    """Sets of states a flag of this parent (None: the inputs alone) may be: the finest ones first."""
     k, nvec = m.k, len(m.nxt[0])
     root = list(range(k))
 
@@ -46,7 +48,14 @@ def _blocks(m, parent) -> list:
     out = {}
     for s in range(k):
         out.setdefault(find(s), set()).add(s)
-    return [frozenset(b) for b in out.values()]
+    blocks = [frozenset(b) for b in out.values()]
+    # and the unions that copy the parent or one input bit (a shift register's flags are such unions):
+    # the states entered from the parent's states, or on vectors with bit j set, where no block straddles
+    unions = [frozenset(t for (x, _), img in images.items() if x for t in img)] if parent is not None else []
+    unions += [frozenset(t for (_, v), img in images.items() if v >> j & 1 for t in img)
+               for j in range(max(1, (nvec - 1).bit_length()))]
+    whole = [u for u in unions if all(b <= u or not b & u for b in blocks)]
+    return blocks + [u for u in whole if u not in blocks]
 
 
 def _norm(b: frozenset, k: int) -> frozenset | None:
@@ -230,8 +239,10 @@ def expression(rows: dict, names: list) -> str:
         return "1'b0"
     if not off:
         return "1'b1"
+    n = len(sup)
+    cubes = _sop(on, off, n) if n <= MAX_SUPPORT else [(x, (1 << n) - 1) for x in sorted(on)]
     terms = []
-    for v, mk in _sop(on, off, len(sup)):
+    for v, mk in cubes:
         lits = [("" if (v >> i) & 1 else "~") + names[sup[i]] for i in range(len(sup)) if (mk >> i) & 1]
         terms.append(" & ".join(lits) if lits else "1'b1")
     return " | ".join(f"({t})" if len(terms) > 1 and " & " in t else t for t in terms)
