@@ -179,15 +179,15 @@ def family_cv() -> list:
     return out
 
 
-def eval_one(label, spec, seeds, budget=16, rand_n=8, group=4) -> dict:
+def eval_one(label, spec, seeds, budget=16, rand_n=8, group=4, ch=None, modes=MODES, text=None) -> dict:
     import random as rnd_mod
     from eda import coverage as cov
     from eda import stim_programs as sp
     from rtl_agent.jobs.cover import programs as P
     from rtl_agent.jobs.cover.stim_chooser import Bias, StimChooser, hole_vec
-    ch = StimChooser.load()
+    ch = ch or StimChooser.load()
     t0 = time.monotonic()
-    task = task_of(label, *spec)
+    task = task_of(label, *spec, text=text)
     src, fsms, lim, ifc, opts, inputs = setup(task)
     res = random_runs(task, src, fsms, lim, [(s, budget) for s in range(seeds)])
     rnd = {(s, k): res[s * budget + k] for s in range(seeds) for k in range(budget)}
@@ -203,7 +203,7 @@ def eval_one(label, spec, seeds, budget=16, rand_n=8, group=4) -> dict:
         return cache[key]
     try:
         for s in range(seeds):
-            for mode in MODES:
+            for mode in modes:
                 db = cov.CoverageDB(src)
                 n_r = budget if mode == "random" else rand_n
                 for k in range(n_r):
@@ -241,12 +241,16 @@ def eval_cmd(args):
         if args.only and label not in args.only.split(","):
             continue
         f = d / f"{slug(label)}.json"
-        if f.exists():
+        old = json.loads(f.read_text()) if f.exists() else None
+        modes = tuple(m for m in args.modes.split(",") if m) or MODES
+        if old and ("error" in old or not args.modes):
             continue
         try:
-            x = eval_one(label, spec, args.seeds)
+            x = eval_one(label, spec, args.seeds, modes=modes)
         except Exception as e:      # noqa: BLE001
             x = {"design": label, "error": f"{type(e).__name__}: {e}"[:300]}
+        if old and "rows" in x:        # --modes: those modes' rows replaced, the others kept
+            x = {**old, "rows": [r for r in old["rows"] if r["mode"] not in modes] + x["rows"]}
         f.write_text(json.dumps(x))
         print(label, x.get("error") or x["seconds"], flush=True)
 
@@ -310,6 +314,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--lam", type=float, default=1.0)
+    ap.add_argument("--modes", default="", help="eval: rerun only these modes (comma-separated) on modules already run")
     args = ap.parse_args()
     {"collect": collect, "fit": fit_cmd, "eval": eval_cmd, "report": report}[args.cmd](args)
 

@@ -10,8 +10,9 @@ A ridge regression over the crossed features predicts log(1 + points an option r
 state (only the ranking within a step matters). Trained by bench/cover_choice.py on corpus modules of a
 training split; weights in rtl_agent/adapters/stim_chooser/weights.json.
 
-Test-time update (TTT): after each run the design's residual (observed minus predicted, relative to the step's
-other picks) is added to a per-program bias, shrunk by its count, so what pays on this design is drawn more.
+Test-time update (TTT): after each step the design's residuals (observed minus predicted, relative to the step's
+other picks) are added to a per-program bias, shrunk by its count, so what pays on this design is drawn more;
+a step that reached nothing demotes the programs it ran, so the next step tries others.
 
     ch = StimChooser.load()
     idx = ch.pick(opts, hole_vec(db, types, ifc), n, drawn, bias)      # option indices, best first
@@ -163,8 +164,14 @@ class Bias:
     def of(self, program: str) -> float:
         return self.sum.get(program, 0.0) / (self.n.get(program, 0) + 1)
 
-    def update(self, step: list):
-        """step: [(program, predicted, gain)] of one step's runs; residuals relative to the step's mean."""
+    def update(self, step: list, idle: float = 0.5):
+        """step: [(program, predicted, gain)] of one step's runs; residuals relative to the step's mean. A step
+        that reached nothing demotes each program it ran by `idle` (so the next step tries others)."""
+        if step and all(g <= 0 for _, _, g in step):
+            for prog, _, _ in step:
+                self.sum[prog] = self.sum.get(prog, 0.0) - idle
+                self.n[prog] = self.n.get(prog, 0) + 1
+            return
         if len(step) < 2:
             return
         obs = [math.log1p(max(g, 0)) for _, _, g in step]
