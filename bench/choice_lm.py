@@ -179,7 +179,8 @@ def main():
     if BLIND and a.ship:
         sys.exit("choice_lm: --ship ships the chooser trained with estimates; not with --no-estimate")
     stem = "choice_lm_noest" if BLIND else "choice_lm"
-    gen = json.loads((OUT / "choice_gen.json").read_text())["designs"]
+    gen = [m for m in json.loads((OUT / "choice_gen.json").read_text())["designs"]
+           if m.get("generator") in (None, "choice_gen2")]       # choice_gen2a was dropped from its report
     corpus = json.loads((OUT / "choice_replay.json").read_text()) if (OUT / "choice_replay.json").exists() else []
     train_designs = [m for m in gen + corpus if m.get("split") == "train"]
     held = [m for m in gen if m.get("split") == "held_out"]

@@ -95,7 +95,11 @@ class LMChooser:
 
     def save(self, folder: Path, meta: dict):
         folder.mkdir(parents=True, exist_ok=True)
+        readme = folder / "README.md"
+        keep = readme.read_text() if readme.exists() else None
         self.model.save_pretrained(str(folder))
+        if keep is not None:                    # peft writes a model card of its own; ours says what it is
+            readme.write_text(keep)
         (folder / "chooser.json").write_text(json.dumps({"w": round(float(self.w), 6), "top": TOP, "floor": FLOOR,
                                                          **meta}, indent=1) + "\n")
 
