@@ -121,18 +121,20 @@ def write(measured: list, load0: str, wall: float, extra: list = ()):
     """extra: version 1's designs (bench/choice_gen.py), added to the rankers' training data: their templates are
     version 2's train family or its predecessors, never a held-out family."""
     measured = [prepared(m) for m in measured]
-    train = [m for m in measured if m["split"] == "train"] + list(extra)
+    train = [m for m in measured if m["split"] == "train"]
     held = [m for m in measured if m["split"] == "held_out"]
     if not train or not held:
         print(f"choice_gen_report2: {len(train)} train and {len(held)} held-out designs; need both")
         return
     seeds, per0 = [], {}
-    for seed in (0, 1, 2):
-        learned, fx, n_opt, n_cnt = fit(train, seed)
+    # seeds 0-2: the train part only (the issue's definition); "0+v1": version 1's designs added
+    for seed in (0, 1, 2, "0+v1"):
+        learned, fx, n_opt, n_cnt = fit(train + list(extra), 0) if seed == "0+v1" else fit(train, seed)
         per = {m["design"]: scores(m, learned, fx) for m in held}
         cut = [(r, scores(r, learned, fx)) for r in map(restricted, held) if r]
-        seeds.append({"seed": seed, "train_options": n_opt, "train_counted": n_cnt, "ci": ci_table(list(per.values()), seed),
-                      "unseen": ci_table([s for _, s in cut], seed), "unseen_designs": len(cut)})
+        b = seed if isinstance(seed, int) else 0
+        seeds.append({"seed": seed, "train_options": n_opt, "train_counted": n_cnt, "ci": ci_table(list(per.values()), b),
+                      "unseen": ci_table([s for _, s in cut], b), "unseen_designs": len(cut)})
         if seed == 0:
             per0, ranks0 = per, (learned, fx)
     rows = []
@@ -167,10 +169,11 @@ def write(measured: list, load0: str, wall: float, extra: list = ()):
              "- Paired differences per held-out design: log(best@k chooser) - log(best@k random, exact expectation); "
              "mean and 95% bootstrap CI over held-out designs.\n\n")
     for s in seeds:
-        body += (f"### Seed {s['seed']} ({'all train designs' if not s['seed'] else 'a bootstrap resample of the train designs'}): "
-                 f"rankers fitted on {s['train_options']} options ({s['train_counted']} counted) of the "
-                 f"{len(train) - len(extra)} version-2 train designs and the {len(extra)} version-1 designs, "
-                 f"scored on {len(held)} held-out designs\n\n" + md_ci(s["ci"]) + "\n")
+        what = {0: f"the {len(train)} train designs", 1: "a bootstrap resample of the train designs",
+                2: "a bootstrap resample of the train designs",
+                "0+v1": f"the {len(train)} train designs and the {len(extra)} version-1 designs"}[s["seed"]]
+        body += (f"### Seed {s['seed']}: rankers fitted on {what}, {s['train_options']} options "
+                 f"({s['train_counted']} counted), scored on {len(held)} held-out designs\n\n" + md_ci(s["ci"]) + "\n")
         body += (f"Only options on never-seen templates ({s['unseen_designs']} held-out designs with >= 3 such "
                  "options):\n\n" + md_ci(s["unseen"]) + "\n")
     body += "### When an option pays, by kind and deciding fact (all designs)\n\n" + md_table(context_table(measured)) + "\n\n"
