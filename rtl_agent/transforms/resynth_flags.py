@@ -12,8 +12,10 @@ in B or all outside it. For a parent P the finest such sets are the connected bl
 {nxt[s][v] : [s in P] = x}; each block is a candidate flag, and so are the unions that copy P (the states
 entered from P's states) or one input bit, where no block straddles them (a shift register's flags);
 candidates are found breadth first from the input-only ones. A greedy choice then keeps the fewest flags (with their parents) that tell every pair of
-states apart. Each next-state and output bit is written as a minimised sum of products over the fewest flags
-and input bits it needs, codes no reachable state has being don't-cares (the prover checks the rewrite).
+states apart (among the sets of that size, the one with the fewest literals), and a flag read inverted is
+stored inverted, reset to 1, where that saves inverters. Each next-state and output bit is written as a
+minimised sum of products over the fewest flags and input bits it needs, codes no reachable state has being
+don't-cares (the prover checks the rewrite).
 """
 from __future__ import annotations
 
