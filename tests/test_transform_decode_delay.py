@@ -1,7 +1,5 @@
 """decode_delay: one-hot flags of a register's previous value become one copy of the register, decoded; checked
 by the real flow (Yosys export and simulation, the equivalence stage)."""
-import dataclasses
-
 from eda.flow import FlowJob, evaluate
 from eda.report import is_proven
 from rtl_agent.transforms import Design, apply, options

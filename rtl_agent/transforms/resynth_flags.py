@@ -11,9 +11,9 @@ flag of parent P (or of no parent) when, for each value of P and each input vect
 in B or all outside it. For a parent P the finest such sets are the connected blocks of the images
 {nxt[s][v] : [s in P] = x}; each block is a candidate flag, and so are the unions that copy P (the states
 entered from P's states) or one input bit, where no block straddles them (a shift register's flags);
-candidates are found breadth first from the input-only ones. A greedy choice then keeps the fewest flags (with their parents) that tell every pair of
-states apart (among the sets of that size, the one with the fewest literals), and a flag read inverted is
-stored inverted, reset to 1, where that saves inverters. Each next-state and output bit is written as a
+candidates are found breadth first from the input-only ones. A greedy choice then keeps the fewest flags
+(with their parents) that tell every pair of states apart (among the sets of that size, the one with the
+fewest literals), and a flag read inverted is stored inverted, reset to 1, where that saves inverters. Each next-state and output bit is written as a
 minimised sum of products over the fewest flags and input bits it needs, codes no reachable state has being
 don't-cares (the prover checks the rewrite).
 """
