@@ -46,6 +46,8 @@ BROKEN = [
     ("stack4", "reference.v", "end else if (push && !full) begin", "end else if (push) begin"),
     ("stack4", "reference.v", "mem[n[1:0]] = 8'd0;", "mem[n[1:0]] = 8'd0; n = n + 3'd1;"),
     ("edge3", "reference.v", "low <= ~a & ~p;", "low <= ~a;"),
+    ("pipe_sum4", "reference.v", "v1 <= in_valid; v2 <= v1;", "v1 <= in_valid; v2 <= in_valid;"),
+    ("pipe_sum4", "reference.v", "cd_q <= c_q + d_q;", "cd_q <= c_q ^ d_q;"),
     ("mux_alu", "reference.v", "y = $signed(a) >>> b[3:0];", "y = a >> b[3:0];"),
     ("mux_alu", "reference.v", "y = c - b;", "y = b - c;"),
     ("oddclk7", "reference.v", "always @(negedge clk", "always @(posedge clk"),
