@@ -80,7 +80,8 @@ Modules:
   outputs   suite/, coverage.csv/.html/.info/.txt/.png, summary.json (from the store and formal.json)
   formal    the formal phase: run_formal, formal.json, its part of the outputs
   programs  --stimulus programs|mixed: the model phase chooses among eda.stim_programs' stimulus programs
-            (policy / random / bandit chooser) instead of writing free text (mixed: one free-text sample a step)
+            (policy: the chooser trained on verified outcomes, stim_chooser.py; random / bandit / lm) instead
+            of writing free text (mixed: one free-text sample a step)
   baseline  run_baseline;  replay: `--replay RUN`;  run: run_cover
 """
 from training.loop import RunFolderError
