@@ -143,7 +143,7 @@ def run_v2(a, done: dict, jp: Path, old: dict):
     signal.signal(signal.SIGALRM, _too_long)
     for split, i in todo:
         name = f"g2{split[0]}{i}"
-        if name in done:
+        if name in done or name in a.skip.split(","):
             continue
         if a.deadline and time.monotonic() - t0 > a.deadline:
             print(f"choice_gen_bench: --deadline reached; {name} and later left unmeasured", flush=True)
@@ -181,6 +181,7 @@ def main():
     ap.add_argument("--gen", type=int, default=2, choices=(1, 2), help="generator version (bench/choice_gen2.py: 2)")
     ap.add_argument("--min-options", type=int, default=30, help="version 2: blocks are added until the menu has this many")
     ap.add_argument("--design-s", type=int, default=900, help="version 2: wall seconds per design before it is left out")
+    ap.add_argument("--skip", default="", help="version 2: comma list of design names not to measure (over the cap before)")
     ap.add_argument("--work", default="runs/bench/choice_gen")
     ap.add_argument("--chains2", action="store_true", help="version 1: count chains two deep per design (slow)")
     ap.add_argument("--report", action="store_true", help="write the report from what is measured; run nothing")
