@@ -56,7 +56,7 @@ class Machine:
 
 
 from .resynth_aig import MAX_ANDS, MAX_IN_BITS, Aig, _export, _runner
-from .resynth_aig import _frame, _io, _vec_case
+from .resynth_aig import _frame, _io, _out_assigns, _vec_case
 
 
 def _explore(aig: Aig, clock: str, reset: str, low: bool, data: list) -> tuple[list, list, list]:
@@ -223,11 +223,7 @@ def emit(p, m: Machine, enc: str) -> str:
         # binary rewrite 1.72x -> 2.06x, proven; the reset never leads there, and the prover checks that)
         L += [f"            default: rtla_s <= {w}'bx;", "        endcase"]
     L += _outputs(m, enc, w, code, ow)
-    off = 0
-    for n, wd in m.outs:
-        src = f"rtla_o[{off + wd - 1}:{off}]"
-        L.append(f"    always @* {n} = {src};" if n in vregs else f"    assign {n} = {src};")
-        off += wd
+    L += _out_assigns(m, vregs)
     return "\n".join(L + ["endmodule", ""])
 
 

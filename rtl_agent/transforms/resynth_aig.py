@@ -155,3 +155,13 @@ def _io(m) -> tuple[int, str, str]:
     vin = "{" + ", ".join(n for n, _ in reversed(m.ins)) + "}" if m.ins else "1'b0"
     vdecl = f"    wire [{max(1, sum(wd for _, wd in m.ins)) - 1}:0] rtla_v = {vin};"
     return sum(wd for _, wd in m.outs), vdecl, f"!{m.reset}" if m.low else m.reset
+
+
+def _out_assigns(m, vregs) -> list:
+    """The module's outputs driven from the output word rtla_o, as every emitter ends (lines)."""
+    L, off = [], 0
+    for n, wd in m.outs:
+        src = f"rtla_o[{off + wd - 1}:{off}]"
+        L.append(f"    always @* {n} = {src};" if n in vregs else f"    assign {n} = {src};")
+        off += wd
+    return L

@@ -276,7 +276,7 @@ def _step(L, m: EdgeMachine, side: int, reg: str, cs, co, enc: str, co_full):
 
 
 def emit_edge(p, m: EdgeMachine, enc: str) -> str:
-    from .resynth_aig import _frame, _io, _vec_case
+    from .resynth_aig import _frame, _io, _out_assigns, _vec_case
     got = edge_codes(m, enc)
     if got is None:
         raise TransformError(f"resynth: encoding {enc} does not apply")
@@ -312,9 +312,5 @@ def emit_edge(p, m: EdgeMachine, enc: str) -> str:
                 L.append("            end")
             L += [f"            default: rtla_o = {ow}'bx;", "        endcase"]
         L.append("    end")
-    off = 0
-    for n, wd in m.outs:
-        src = f"rtla_o[{off + wd - 1}:{off}]"
-        L.append(f"    always @* {n} = {src};" if n in vregs else f"    assign {n} = {src};")
-        off += wd
+    L += _out_assigns(m, vregs)
     return "\n".join(L + ["endmodule", ""])

@@ -261,7 +261,7 @@ def _functions(m, w, code, names) -> list:
 
 
 def emit_flags(p, m) -> str:
-    from .resynth_aig import _frame, _io
+    from .resynth_aig import _frame, _io, _out_assigns
     got = flag_codes(m)
     if got is None:
         raise TransformError("resynth: encoding flags does not apply")
@@ -282,9 +282,5 @@ def emit_flags(p, m) -> str:
     L.append("        end")
     for b in range(ow):
         L.append(f"    assign rtla_o[{b}] = {funcs[w + b]};")
-    off = 0
-    for n, wd in m.outs:
-        src = f"rtla_o[{off + wd - 1}:{off}]"
-        L.append(f"    always @* {n} = {src};" if n in vregs else f"    assign {n} = {src};")
-        off += wd
+    L += _out_assigns(m, vregs)
     return "\n".join(L + ["endmodule", ""])
