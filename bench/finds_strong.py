@@ -1,14 +1,17 @@
 """A transform_search run's finds under strong synthesis (eda/synth_strong.py: each side at its best of the
 default, deep and speed scripts): does each design's best proven gain hold? Reads bench/results/<name>.json and
-the run folders' best.v; writes bench/results/<name>_strong.{csv,md}. (retime_strong.py does the same for the
-retime runs and also copies the finds for strong_synth.py.)
+the run folders' best.v; writes bench/results/<name>_strong.{csv,md}. --copy-to DIR also copies each counted find
+to bench/results/DIR/<design>.v (what strong_synth.py reads for the library's finds; the retime finds are there).
 
     nice -n 10 .venv/bin/python -m bench.finds_strong --runs runs/bench/fsm58 --name fsm_rtllm_frozen
+    nice -n 10 .venv/bin/python -m bench.finds_strong --runs runs/bench/retime_frozen --name retime_rtllm_frozen \
+        --copy-to retime_finds
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -29,7 +32,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", required=True, help="transform_search's --runs folder")
     ap.add_argument("--name", required=True, help="transform_search's --out-name")
+    ap.add_argument("--copy-to", default="", help="a folder under bench/results/ that gets each find's best.v")
     a = ap.parse_args(argv)
+    if a.copy_to:
+        (OUT / a.copy_to).mkdir(exist_ok=True)
     load0 = " ".join(open("/proc/loadavg").read().split()[:3])
     rows = []
     for r in json.loads((OUT / f"{a.name}.json").read_text()):
@@ -39,6 +45,8 @@ def main(argv=None) -> int:
                                         "chain": r.get("chain", "")}
         if r.get("above_noise") and best.exists():
             t0 = time.monotonic()
+            if a.copy_to:
+                shutil.copyfile(best, OUT / a.copy_to / f"{r['design']}.v")
             task = load_task(r["design"])
             job, _ = _job(task, task.pdk)
             c = check(job, task.reference_sources(), task.top, best.read_text(), float(r["noise_floor"]))
