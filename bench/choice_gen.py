@@ -186,6 +186,24 @@ TEMPLATES = {"counter": _counter, "fsm": _fsm, "condsum": _condsum, "dupop": _du
 DECOYS = ("accum", "shiftreg")
 
 
+def assemble(r, kinds: list, templates: dict) -> str:
+    """The top module of the blocks named by kinds, each under a fresh two-syllable prefix (r draws them)."""
+    ports, bodies, used = [], [], set()
+    for k in kinds:
+        while True:
+            p = "".join(r.choice("bcdfghjklmnpqrstvwz") + r.choice("aeiou") for _ in range(2))
+            if p not in used:
+                used.add(p)
+                break
+        pp, body = templates[k](r, p)
+        ports += pp
+        bodies.append(f"  // block {p}\n{body}")
+    decl = ",\n".join(["  input clk", "  input rst"] +
+                      [f"  {d} {'' if w == 1 else f'[{w - 1}:0] '}{n}" for d, w, n in ports])
+    code = f"module {TOP} (\n{decl}\n);\n" + "\n".join(bodies) + "endmodule\n"
+    return code
+
+
 def generate(seed: int, blocks: int = 8) -> tuple[str, str, list]:
     """One flat module of `blocks` independent blocks: at least one decoy, the rest drawn from every template
     (no template more than twice), the instance names random so labels differ between designs."""
@@ -196,20 +214,7 @@ def generate(seed: int, blocks: int = 8) -> tuple[str, str, list]:
         if kinds.count(k) < 2:
             kinds.append(k)
     r.shuffle(kinds)
-    ports, bodies, used = [], [], set()
-    for k in kinds:
-        while True:
-            p = "".join(r.choice("bcdfghjklmnpqrstvwz") + r.choice("aeiou") for _ in range(2))
-            if p not in used:
-                used.add(p)
-                break
-        pp, body = TEMPLATES[k](r, p)
-        ports += pp
-        bodies.append(f"  // block {p}\n{body}")
-    decl = ",\n".join(["  input clk", "  input rst"] +
-                      [f"  {d} {'' if w == 1 else f'[{w - 1}:0] '}{n}" for d, w, n in ports])
-    code = f"module {TOP} (\n{decl}\n);\n" + "\n".join(bodies) + "endmodule\n"
-    return code, TOP, kinds
+    return assemble(r, kinds, TEMPLATES), TOP, kinds
 
 
 def main():

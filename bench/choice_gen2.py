@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from bench.choice_gen import TOP, _accum, _cmpconst, _condsum, _fsm, _shiftreg
+from bench.choice_gen import TOP, _accum, _cmpconst, _condsum, _fsm, _shiftreg, assemble
 
 BLOCKS = 7
 HELD_MIN = 2
@@ -242,20 +242,7 @@ def generate(seed: int, split: str, blocks: int = BLOCKS) -> tuple[str, str, lis
         if kinds.count(k) < 2:
             kinds.append(k)
     r.shuffle(kinds)
-    ports, bodies, used = [], [], set()
-    for k in kinds:
-        while True:
-            p = "".join(r.choice("bcdfghjklmnpqrstvwz") + r.choice("aeiou") for _ in range(2))
-            if p not in used:
-                used.add(p)
-                break
-        pp, body = TEMPLATES[k](r, p)
-        ports += pp
-        bodies.append(f"  // block {p}\n{body}")
-    decl = ",\n".join(["  input clk", "  input rst"] +
-                      [f"  {d} {'' if w == 1 else f'[{w - 1}:0] '}{n}" for d, w, n in ports])
-    code = f"module {TOP} (\n{decl}\n);\n" + "\n".join(bodies) + "endmodule\n"
-    return code, TOP, kinds
+    return assemble(r, kinds, TEMPLATES), TOP, kinds
 
 
 def main():
