@@ -25,7 +25,8 @@ RES = Path(__file__).resolve().parent / "results"
 # a design's row there replaces its transform_rtllm_frozen.csv row (the newest file last)
 NEWER = ("mux_share_rtllm.csv", "resynth_edge_rtllm.csv", "new_kinds_rtllm_frozen2.csv", "new_kinds_rtllm_frozen3.csv",
          "lead_rtllm_frozen.csv", "retime_rtllm_frozen.csv", "fsm_rtllm_frozen.csv", "share_rtllm_frozen.csv",
-         "idle_rtllm_frozen.csv", "lead2_rtllm_frozen.csv")
+         "idle_rtllm_frozen.csv", "lead2_rtllm_frozen.csv",
+         "lead3_rtllm_frozen.csv")
 
 
 def _read(name: str) -> list:
