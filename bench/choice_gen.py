@@ -29,9 +29,8 @@ import random
 TOP = "gen_top"
 
 
-def _counter(r: random.Random, p: str):
-    w = r.choice((12, 16))
-    lim = r.randrange(5, 40)
+def _counter_block(p: str, w: int, lim: int):
+    """A w-bit counter that wraps at lim when enabled: ports and body."""
     ports = [("input", 1, f"{p}_en"), ("output", 1, f"{p}_tick"), ("output", 4, f"{p}_low")]
     body = f"""  reg [{w - 1}:0] {p}_cnt;
   always @(posedge clk) begin
@@ -45,6 +44,12 @@ def _counter(r: random.Random, p: str):
   assign {p}_low = {p}_cnt[3:0];
 """
     return ports, body
+
+
+def _counter(r: random.Random, p: str):
+    w = r.choice((12, 16))
+    lim = r.randrange(5, 40)
+    return _counter_block(p, w, lim)
 
 
 def _fsm(r: random.Random, p: str):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from bench.choice_gen import TOP, _accum, _cmpconst, _condsum, _fsm, _shiftreg, assemble
+from bench.choice_gen import TOP, _accum, _counter_block, _cmpconst, _condsum, _fsm, _shiftreg, assemble
 
 BLOCKS = 7
 HELD_MIN = 2
@@ -42,19 +42,7 @@ def _counter_v(r: random.Random, p: str):
     w = r.choice((10, 12, 16))
     # small: the testbench sees the wrap and narrow is sound; far: it never does (beyond a few thousand cycles)
     lim = r.randrange(5, 40) if r.random() < 0.5 else (1 << w) - r.randrange(2, 200)
-    ports = [("input", 1, f"{p}_en"), ("output", 1, f"{p}_tick"), ("output", 4, f"{p}_low")]
-    body = f"""  reg [{w - 1}:0] {p}_cnt;
-  always @(posedge clk) begin
-    if (rst) {p}_cnt <= {w}'d0;
-    else if ({p}_en) begin
-      if ({p}_cnt == {w}'d{lim}) {p}_cnt <= {w}'d0;
-      else {p}_cnt <= {p}_cnt + {w}'d1;
-    end
-  end
-  assign {p}_tick = ({p}_cnt == {w}'d{lim}) & {p}_en;
-  assign {p}_low = {p}_cnt[3:0];
-"""
-    return ports, body
+    return _counter_block(p, w, lim)
 
 
 def _lazy_v(r: random.Random, p: str):
