@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import header, md_table, write_rows, write_with_reading  # noqa: E402
-from bench.cover_programs import SKIP, TYPES, covered, paired, slug  # noqa: E402
+from bench.cover_programs import SKIP, TYPES, cached_runs, covered, paired, slug  # noqa: E402
 from bench.real_designs import AXI, AXIS, DESIGNS, files_of  # noqa: E402
 from rtl_agent.jobs.cover.stim_chooser import features  # noqa: E402
 
@@ -183,7 +183,6 @@ def eval_one(label, spec, seeds, budget=16, rand_n=8, group=4, ch=None, modes=MO
     import random as rnd_mod
     from eda import coverage as cov
     from eda import stim_programs as sp
-    from rtl_agent.jobs.cover import programs as P
     from rtl_agent.jobs.cover.stim_chooser import Bias, StimChooser, hole_vec
     ch = ch or StimChooser.load()
     t0 = time.monotonic()
@@ -194,13 +193,9 @@ def eval_one(label, spec, seeds, budget=16, rand_n=8, group=4, ch=None, modes=MO
     built = sp.Built(src, task.top, sp.testbench(ifc, task.ports, task.top, opts, task.period_ns), lim, fsms, task.clock)
     if built.error is not None:
         raise RuntimeError(f"programs testbench: {built.error.status}")
-    cache, rows = {}, []
+    rows = []
 
-    def run(k, s, times):
-        key = (k, s * 1000 + 100 * times + k)
-        if key not in cache:
-            cache[key] = built.run(k, key[1])
-        return cache[key]
+    run = cached_runs(built)
     try:
         for s in range(seeds):
             for mode in modes:

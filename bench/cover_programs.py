@@ -31,6 +31,19 @@ MODES = ("random", "prog_random", "prog_bandit", "prog_policy")
 TYPES = ("line", "branch", "toggle")
 
 
+def cached_runs(built):
+    """run(program, seed, times): each program run once per (seed, repeat), seeded alike in every mode so the
+    modes' results pair."""
+    cache = {}
+
+    def run(k, s, times):
+        key = (k, s * 1000 + 100 * times + k)
+        if key not in cache:
+            cache[key] = built.run(k, key[1])
+        return cache[key]
+    return run
+
+
 def slug(label: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in label)
 
@@ -74,13 +87,9 @@ def design(label, spec, seeds, budget, rand_n, group, policy, modes=MODES) -> di
     if built.error is not None:
         return {"design": label, "error": f"programs testbench: {built.error.status}: "
                 + "; ".join(str(d) for d in built.error.diagnostics[:2])[:300]}
-    cache, rows = {}, []
+    rows = []
 
-    def run(k, s, times):
-        key = (k, s * 1000 + 100 * times + k)
-        if key not in cache:
-            cache[key] = built.run(k, key[1])
-        return cache[key]
+    run = cached_runs(built)
     try:
         for s in range(seeds):
             for mode in modes:
